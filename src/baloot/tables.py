@@ -1,0 +1,69 @@
+"""Precomputed masks and prebuilt actions for the engine's hot path.
+
+Everything here is computed once at import so that legal-move generation and ``apply`` are a
+few bit operations and table look-ups, with no allocation of new action objects.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from baloot.actions import Action, Verb
+from baloot.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
+from baloot.seats import SEATS
+
+SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+
+
+def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
+    """For each card, the mask of same-suit cards that beat it under ``strength``."""
+    table = []
+    for card in range(32):
+        suit, rank = card >> 3, card & 7
+        mask = 0
+        for other in range(8):
+            if strength[other] > strength[rank]:
+                mask |= 1 << (suit * 8 + other)
+        table.append(mask)
+    return tuple(table)
+
+
+TRUMP_ABOVE: Final = _above(TRUMP_STRENGTH)
+PLAIN_ABOVE: Final = _above(PLAIN_STRENGTH)
+TRUMP_RANK_STRENGTH: Final = tuple(TRUMP_STRENGTH[c & 7] for c in range(32))
+PLAIN_RANK_STRENGTH: Final = tuple(PLAIN_STRENGTH[c & 7] for c in range(32))
+KING_QUEEN: Final = tuple(
+    (1 << (s * 8 + Rank.KING)) | (1 << (s * 8 + Rank.QUEEN)) for s in range(4)
+)
+ACE_RANK: Final = int(Rank.ACE)
+
+PLAY: Final = tuple(tuple(Action(seat, Verb.PLAY, card=c) for c in CARDS) for seat in SEATS)
+PLAY_EKKA: Final = tuple(
+    tuple(Action(seat, Verb.PLAY, card=c, ekka=True) for c in CARDS) for seat in SEATS
+)
+PASS: Final = tuple(Action(seat, Verb.PASS) for seat in SEATS)
+HOKUM: Final = tuple(Action(seat, Verb.HOKUM) for seat in SEATS)
+SUN: Final = tuple(Action(seat, Verb.SUN) for seat in SEATS)
+ASHKAL: Final = tuple(Action(seat, Verb.ASHKAL) for seat in SEATS)
+KAWESH: Final = tuple(Action(seat, Verb.KAWESH) for seat in SEATS)
+TRUMP: Final = tuple(tuple(Action(seat, Verb.TRUMP, suit=s) for s in Suit) for seat in SEATS)
+DOUBLE_SUN: Final = tuple(Action(seat, Verb.DOUBLE) for seat in SEATS)
+DOUBLE_OPEN: Final = tuple(Action(seat, Verb.DOUBLE, locked=False) for seat in SEATS)
+DOUBLE_LOCKED: Final = tuple(Action(seat, Verb.DOUBLE, locked=True) for seat in SEATS)
+TRIPLE: Final = tuple(Action(seat, Verb.TRIPLE) for seat in SEATS)
+FOUR_OPEN: Final = tuple(Action(seat, Verb.FOUR, locked=False) for seat in SEATS)
+FOUR_LOCKED: Final = tuple(Action(seat, Verb.FOUR, locked=True) for seat in SEATS)
+GAHWA: Final = tuple(Action(seat, Verb.GAHWA) for seat in SEATS)
+
+#: For each seat, suit and byte of a suit's bits: the plays of those cards, high card first.
+PLAY_BY_BYTE: Final = tuple(
+    tuple(
+        tuple(
+            tuple(PLAY[seat][suit * 8 + r] for r in range(8) if byte >> r & 1)
+            for byte in range(256)
+        )
+        for suit in range(4)
+    )
+    for seat in range(4)
+)
