@@ -290,7 +290,7 @@ class Hand:
         >>> h = Hand.from_deck("9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc "
         ...                    "Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h")
         >>> h.exposed, h.hand(Seat.N)
-        (Card('Jd'), CardSet('Qh 8d 9c Kc'))
+        (Card('Jd'), CardSet('Qh Th 8d Kc 9c'))
         """
         cards = [Card.parse(w) for w in deck.split()] if isinstance(deck, str) else list(deck)
         return cls(cards, dealer, rules, score_before)
