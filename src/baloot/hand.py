@@ -12,8 +12,8 @@ replayed record and a user interface all drive the engine this way.
 ['N hokum', 'N pass', 'N sun']
 >>> hand.apply("N sun")
 Action('N sun')
->>> hand.phase, hand.contract
-(<Phase.PLAYING: 'playing'>, Contract(kind='sun', trump=None, declarer=<Seat.N: 0>, level=1, locked=False))
+>>> hand.phase, hand.contract.kind, hand.contract.declarer
+(<Phase.PLAYING: 'playing'>, 'sun', <Seat.N: 0>)
 >>> hand.apply("S play As")
 Traceback (most recent call last):
 ...
@@ -150,7 +150,7 @@ _MUTABLE: Final = (
     "_phase", "_to_act", "_hands", "_turn", "_hokum", "_queue", "_caller", "_ashkal",
     "_kind", "_trump", "_declarer", "_kawesh", "_full", "_level", "_locked", "_doubler",
     "_step", "_trick_no", "_leader", "_trick", "_win_seat", "_win_card", "_ekka", "_gone",
-    "_won", "_tricks", "_declared", "_last_team",
+    "_won", "_tricks", "_declared", "_last_team", "_bid_length",
 )  # fmt: skip
 _snapshot: Final = attrgetter(*_MUTABLE)
 
@@ -197,6 +197,7 @@ class Hand:
     _tricks: tuple[int, int]
     _declared: tuple[tuple[Project, ...] | None, ...]
     _last_team: int
+    _bid_length: int
 
     def __init__(
         self,
@@ -261,6 +262,7 @@ class Hand:
         self._tricks = (0, 0)
         self._declared = (None, None, None, None)
         self._last_team = -1
+        self._bid_length = -1
 
     @classmethod
     def new(
@@ -351,6 +353,11 @@ class Hand:
     def current_trick(self) -> list[tuple[Seat, Card]]:
         """The cards of the trick in progress, in playing order."""
         return [(SEATS[(self._leader + i) & 3], CARDS[c]) for i, c in enumerate(self._trick)]
+
+    @property
+    def bidding_length(self) -> int | None:
+        """How many of the actions were bidding (trump naming included), once it is over."""
+        return None if self._bid_length < 0 else self._bid_length
 
     @property
     def taker(self) -> Seat | None:
@@ -818,7 +825,7 @@ class Hand:
         self._kind = kind
         self._trump = trump
         self._declarer = declarer
-        self._queue = ()
+        self._bid_length = len(self._actions)
         full = list(self._first5)
         full[declarer] |= 1 << self._exposed
         pos = 21
@@ -950,8 +957,11 @@ class Hand:
             return f"{name} may not announce Ekka on a trump"
         if c & 7 == T.ACE_RANK:
             return f"{name} may not announce Ekka on an Ace"
-        higher = ", ".join(CARDS[i].text for i in range(32) if T.PLAIN_ABOVE[c] >> i & 1
-                           and not self._gone >> i & 1)
+        higher = ", ".join(
+            CARDS[i].text
+            for i in range(32)
+            if T.PLAIN_ABOVE[c] >> i & 1 and not self._gone >> i & 1
+        )
         return f"{name} may not announce Ekka with {card}: {higher} not yet played"
 
     def _play(self, s: int, c: int, ekka: bool) -> None:
@@ -1016,7 +1026,10 @@ class Hand:
                 tuple(
                     sorted(
                         reading(
-                            m, sun, rules.long_sequence_split, rules.hundred_sequence_beats_four_kind
+                            m,
+                            sun,
+                            rules.long_sequence_split,
+                            rules.hundred_sequence_beats_four_kind,
                         ),
                         key=self._project_key,
                         reverse=True,
@@ -1058,9 +1071,7 @@ class Hand:
         """The projects a ``declare`` names (#18, #19), or the rule it breaks."""
         s = int(action.seat)
         name = action.seat.name
-        if self._trick_no or any(
-            (self._leader + i) & 3 == s for i in range(len(self._trick))
-        ):
+        if self._trick_no or any((self._leader + i) & 3 == s for i in range(len(self._trick))):
             raise self._fail(action, f"{name} may declare only in the first trick, before playing")
         if self._declared[s] is not None:
             raise self._fail(action, f"{name} has already declared")
@@ -1139,14 +1150,25 @@ class Hand:
         dealer = SEATS[self._dealer]
         no_projects: tuple[tuple[Project, ...], tuple[Project, ...]] = ((), ())
         if self._phase is _OVER and self._kind == 0:
-            return HandResult("annulled", dealer, None, (0, 0), (0, 0), no_projects, (0, 0),
-                              None, None, (0, 0))
+            return HandResult(
+                "annulled", dealer, None, (0, 0), (0, 0), no_projects, (0, 0), None, None, (0, 0)
+            )
         contract = self.contract
         if self._phase is not _OVER or contract is None:
             if self._phase in (_R1, _R2, _R3, _NAMING):
                 contract = None
-            return HandResult("in progress", dealer, contract, self._tricks, self.card_points(),
-                              no_projects, (0, 0), None, None, None)
+            return HandResult(
+                "in progress",
+                dealer,
+                contract,
+                self._tricks,
+                self.card_points(),
+                no_projects,
+                (0, 0),
+                None,
+                None,
+                None,
+            )
         winner_seat = self._project_winner()
         shown = -1 if winner_seat < 0 else winner_seat & 1
         projects: list[tuple[Project, ...]] = [(), ()]
@@ -1173,8 +1195,17 @@ class Hand:
             baloot=(baloot[0], baloot[1]),
         )
         return HandResult(
-            "played", dealer, contract, self._tricks, cards, (projects[0], projects[1]),
-            (baloot[0], baloot[1]), sheet.made, sheet.kaboot, sheet.score, sheet,
+            "played",
+            dealer,
+            contract,
+            self._tricks,
+            cards,
+            (projects[0], projects[1]),
+            (baloot[0], baloot[1]),
+            sheet.made,
+            sheet.kaboot,
+            sheet.score,
+            sheet,
             sheet.winner if self._level == GAHWA else None,
         )
 

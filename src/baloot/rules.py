@@ -73,9 +73,7 @@ class Rules:
             choices = CHOICES.get(field.name)
             if choices is None:
                 if not isinstance(value, bool):
-                    raise RulesError(
-                        f"rule flag {field.name} takes true or false, not {value!r}"
-                    )
+                    raise RulesError(f"rule flag {field.name} takes true or false, not {value!r}")
             elif value not in choices:
                 raise RulesError(
                     f"rule flag {field.name} takes one of {', '.join(choices)}, not {value!r}"

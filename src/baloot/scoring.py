@@ -133,13 +133,18 @@ def score_hand(
     doubled = level > 1
     if 8 in tricks:
         return _score_kaboot(
-            rules, sun, declarers, level, counting, Team(tricks.index(8)),
-            project_team, project_points, baloot,
+            rules,
+            sun,
+            declarers,
+            level,
+            counting,
+            Team(tricks.index(8)),
+            project_team,
+            project_points,
+            baloot,
         )
     cgp = card_game_points(rules, sun, counting, card_points)
-    gp = tuple(
-        cgp[t] + (project_points if project_team == t else 0) + baloot[t] for t in Team
-    )
+    gp = tuple(cgp[t] + (project_points if project_team == t else 0) + baloot[t] for t in Team)
     game_points = (gp[0], gp[1])
     last_caller = counting.other
     if rules.win_comparison == "raw_points":

@@ -1,0 +1,276 @@
+"""The ``baloot`` command line: replay, validate, deal and random records.
+
+Exit status (``record-format.md``): 0 for a record that replays cleanly, 1 for a record with an
+illegal action, 2 for a file that is not a record (a one-line message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from baloot.cards import CardSet
+from baloot.errors import BalootError, RecordError, RulesError
+from baloot.hand import Hand
+from baloot.match import Match
+from baloot.record import Record, dumps, loads
+from baloot.replay import Replay, ReplayError, replay
+from baloot.rules import CHOICES, FLAG_NAMES, PRESETS, Rules
+from baloot.seats import Seat
+
+from .sheet import render_hand
+
+OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
+
+_EPILOG = {
+    "replay": """examples:
+  baloot replay game.baloot            the hands as a readable score sheet
+  baloot replay game.baloot --json     the summary of record-format.md
+  baloot random --seed 1 | baloot replay -""",
+    "validate": """examples:
+  baloot validate game.baloot
+  baloot validate records/*.baloot     one line per file; exit 1 or 2 if any fails""",
+    "deal": """examples:
+  baloot deal --seed 7                 the deck of seed 7, dealt by E
+  baloot deal --seed 7 --dealer N --taker S""",
+    "random": """examples:
+  baloot random --seed 1                      one random match record (TOML) on stdout
+  baloot random --seed 1 --count 100 --out recs    100 files recs/random-1-001.baloot …
+  baloot random --seed 1 --count 5 --json     five records, one JSON line each
+  baloot random --seed 2 --rules federation --rule must_undertrump=true
+  baloot random --seed 3 --rules random       random variant flags for every match""",
+}
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = loads(_read_text(args.file))
+        result = replay(record)
+    except RecordError as error:
+        print(f"baloot: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except ReplayError as error:
+        if args.json:
+            print(json.dumps(error.to_json(), ensure_ascii=False))
+        else:
+            print(str(error), file=sys.stderr)
+        return ILLEGAL
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        print(_render(result))
+    return OK
+
+
+def _render(result: Replay) -> str:
+    lines = []
+    rules = result.record.rules
+    name = rules.name()
+    lines.append(f"rules: {name if name else 'custom'}")
+    for flag, value in rules.changes().items():
+        lines.append(f"  {flag} = {json.dumps(value)}")
+    running = result.record.score_before or (0, 0)
+    for number, (hand, res) in enumerate(zip(result.hands, result.results, strict=True), 1):
+        lines.append("")
+        lines.extend(render_hand(number, hand, res))
+        if res.score is not None:
+            running = (running[0] + res.score[0], running[1] + res.score[1])
+            lines.append(f"  totals: NS {running[0]}, EW {running[1]}")
+    lines.append("")
+    winner = "none yet" if result.winner is None else result.winner.name
+    lines.append(f"totals: NS {result.totals[0]}, EW {result.totals[1]}; match winner: {winner}")
+    return "\n".join(lines)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    worst = OK
+    for path in args.files:
+        try:
+            result = replay(loads(_read_text(path)))
+        except RecordError as error:
+            print(f"{path}: not a record: {error}")
+            worst = max(worst, NOT_A_RECORD)
+            continue
+        except ReplayError as error:
+            print(f"{path}: illegal: {error}")
+            worst = max(worst, ILLEGAL)
+            continue
+        state = "in progress" if not result.hands[-1].is_over else "complete"
+        print(
+            f"{path}: ok ({len(result.hands)} hand{'s' if len(result.hands) != 1 else ''}, "
+            f"{state}, NS {result.totals[0]} EW {result.totals[1]})"
+        )
+    return worst
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    hand = Hand.new(rng=random.Random(args.seed), dealer=args.dealer)
+    deck = hand.deck
+    print(f"seed {args.seed}, dealer {hand.dealer.name}")
+    print("deck: " + " ".join(c.text for c in deck))
+    print("first five:")
+    for seat in Seat:
+        print(f"  {seat.name}: {' '.join(c.pretty for c in hand.hand(seat))}")
+    print(f"exposed: {hand.exposed.pretty}")
+    if args.taker is None:
+        print("still to deal: " + " ".join(c.pretty for c in deck[21:]))
+        return OK
+    taker = Seat.parse(args.taker)
+    hands = _completed(hand, taker)
+    print(f"eight cards each when {taker.name} takes the exposed card:")
+    for seat in Seat:
+        print(f"  {seat.name}: {' '.join(c.pretty for c in hands[seat])}")
+    return OK
+
+
+def _completed(hand: Hand, taker: Seat) -> list[CardSet]:
+    """The 8-card hands when ``taker`` takes the exposed card (R7.2)."""
+    order = [hand.dealer.after(i) for i in range(1, 5)]
+    held = [hand.hand(s).mask for s in Seat]
+    held[taker] |= hand.exposed.bit
+    position = 21
+    for seat in order:
+        count = 2 if seat == taker else 3
+        for card in hand.deck[position : position + count]:
+            held[seat] |= card.bit
+        position += count
+    return [CardSet(m) for m in held]
+
+
+def _random_rules(rng: random.Random) -> Rules:
+    flags: dict[str, object] = {}
+    for name in sorted(FLAG_NAMES):
+        choices = CHOICES.get(name, (False, True))
+        flags[name] = rng.choice(choices)
+    return Rules().replace(**flags)
+
+
+def _base_rules(args: argparse.Namespace) -> Rules | None:
+    if args.rules == "random":
+        return None
+    rules = Rules.preset(args.rules)
+    for assignment in args.rule:
+        rules = rules.with_flag_text(assignment)
+    return rules
+
+
+def random_match(seed: int, rules: Rules, dealer: Seat = Seat.E) -> Match:
+    """A match played out with uniformly random legal actions, reproducible by ``seed``."""
+    rng = random.Random(seed)
+    match = Match.new(rng=rng, dealer=dealer, rules=rules)
+    while not match.is_over:
+        match.apply(rng.choice(match.legal_actions()))
+    return match
+
+
+def _cmd_random(args: argparse.Namespace) -> int:
+    base = _base_rules(args)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    width = max(3, len(str(args.count)))
+    for k in range(1, args.count + 1):
+        seed = args.seed * 1_000_003 + k if args.count > 1 else args.seed
+        rules = base if base is not None else _random_rules(random.Random(seed))
+        record: Record = random_match(seed, rules).to_record(
+            comment=f"random legal play, seed {args.seed}, match {k}"
+        )
+        as_json = args.json or (out is None and args.count > 1)
+        text = dumps(record, json=as_json)
+        if out is None:
+            print(text if as_json else text.rstrip("\n"))
+        else:
+            suffix = "json" if args.json else "baloot"
+            (out / f"random-{args.seed}-{k:0{width}d}.{suffix}").write_text(
+                text + ("\n" if as_json else ""), encoding="utf-8"
+            )
+    if out is not None:
+        print(f"wrote {args.count} record{'s' if args.count != 1 else ''} to {out}")
+    return OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="baloot",
+        description="Baloot: replay and check baloot/1 records, deal, generate random games.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=_EPILOG[name],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    p = command("replay", "replay a record: the hands as a score sheet, or the JSON summary")
+    p.add_argument("file", help="a .baloot (TOML) or JSON record; - reads standard input")
+    p.add_argument("--json", action="store_true", help="print the JSON of record-format.md")
+    p.set_defaults(run=_cmd_replay)
+
+    p = command("validate", "check records: one line per file")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(run=_cmd_validate)
+
+    p = command("deal", "show the deck of a seed and the hands it gives")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--dealer", choices=[s.name for s in Seat], default="E")
+    p.add_argument("--taker", choices=[s.name for s in Seat], help="who takes the exposed card")
+    p.set_defaults(run=_cmd_deal)
+
+    p = command("random", "write records of random legal matches (tests, benchmarks, fuzzing)")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--count", type=int, default=1, help="how many matches (default 1)")
+    p.add_argument("--out", metavar="DIR", help="write one file per match into DIR")
+    p.add_argument(
+        "--rules",
+        default="classic",
+        choices=[*PRESETS, "random"],
+        help="a preset, or random flags for every match",
+    )
+    p.add_argument(
+        "--rule", action="append", default=[], metavar="FLAG=VALUE", help="change one flag"
+    )
+    p.add_argument("--json", action="store_true", help="write JSON instead of TOML")
+    p.set_defaults(run=_cmd_random)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = _parser().parse_args(argv)
+    if getattr(args, "count", 1) < 1:
+        print("baloot: --count must be at least 1", file=sys.stderr)
+        return NOT_A_RECORD
+    try:
+        status: int = args.run(args)
+    except RulesError as error:
+        print(f"baloot: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except BalootError as error:
+        print(f"baloot: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except BrokenPipeError:
+        return OK
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,336 @@
+"""The ``baloot/1`` record format: read, check, write (``record-format.md``, #36–#41).
+
+Like the :mod:`json` module: :func:`loads`/:func:`load` read TOML or JSON, :func:`dumps`/
+:func:`dump` write it back, metadata included.
+
+>>> text = '''
+... format = "baloot/1"
+... event = "Friday night"
+... dealer = "E"
+... deck = "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
+... actions = ["N pass", "W sun"]
+... '''
+>>> record = loads(text)
+>>> record.metadata, record.hands[0].actions
+({'event': 'Friday night'}, ['N pass', 'W sun'])
+>>> loads(dumps(record)) == record
+True
+>>> loads(dumps(record, json=True)) == record
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+import json as jsonlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any, Final
+
+from baloot.cards import Card
+from baloot.errors import NotationError, RecordError, RulesError
+from baloot.rules import CLASSIC, PRESETS, Rules
+from baloot.seats import Seat
+
+if TYPE_CHECKING:
+    from baloot.hand import Hand
+    from baloot.match import Match
+
+FORMAT: Final = "baloot/1"
+METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
+_HAND_KEYS: Final = ("dealer", "deck", "actions")
+
+
+@dataclass
+class HandRecord:
+    """The inputs of one hand: who dealt, the deck from the top, the actions as written."""
+
+    dealer: Seat
+    deck: tuple[Card, ...]
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """One hand or a whole match (``[[hands]]``), its rules and its metadata."""
+
+    hands: list[HandRecord]
+    rules: Rules = CLASSIC
+    is_match: bool = False
+    score_before: tuple[int, int] | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    preset: str = "classic"
+
+    @classmethod
+    def from_hand(cls, hand: Hand, **metadata: Any) -> Record:
+        """A single-hand record of ``hand`` as played so far."""
+        before = hand.score_before
+        return cls(
+            [HandRecord(hand.dealer, hand.deck, [str(a) for a in hand.actions])],
+            hand.rules,
+            score_before=before if before != (0, 0) else None,
+            metadata=dict(metadata),
+            preset=_preset_of(hand.rules),
+        )
+
+    @classmethod
+    def from_match(cls, match: Match, **metadata: Any) -> Record:
+        """A match record of ``match`` as played so far."""
+        before = match.score_before
+        return cls(
+            [HandRecord(h.dealer, h.deck, [str(a) for a in h.actions]) for h in match.hands],
+            match.rules,
+            is_match=True,
+            score_before=before if before != (0, 0) else None,
+            metadata=dict(metadata),
+            preset=_preset_of(match.rules),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the mapping its TOML or JSON holds."""
+        out: dict[str, Any] = {"format": FORMAT}
+        name = self.rules.name()
+        if name is not None:
+            out["rules"] = name
+        else:
+            base = PRESETS[self.preset]
+            out["rules"] = {"preset": self.preset, **self.rules.changes(base)}
+        out.update(self.metadata)
+        if self.score_before is not None:
+            out["score_before"] = list(self.score_before)
+        hands = [_hand_dict(h) for h in self.hands]
+        if self.is_match:
+            out["hands"] = hands
+        else:
+            out.update(hands[0])
+        return out
+
+
+def _preset_of(rules: Rules) -> str:
+    """The preset that ``rules`` differ least from."""
+    return min(PRESETS, key=lambda name: len(rules.changes(PRESETS[name])))
+
+
+def _hand_dict(hand: HandRecord) -> dict[str, Any]:
+    return {
+        "dealer": hand.dealer.name,
+        "deck": " ".join(c.text for c in hand.deck),
+        "actions": list(hand.actions),
+    }
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def loads(text: str | bytes) -> Record:
+    """Read a record from TOML, or from JSON if its first non-blank character is ``{``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"not UTF-8 text: {error}") from None
+    is_json = text.lstrip().startswith("{")
+    try:
+        data = jsonlib.loads(text) if is_json else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, jsonlib.JSONDecodeError) as error:
+        raise RecordError(f"not valid {'JSON' if is_json else 'TOML'}: {error}") from None
+    except RecursionError:
+        raise RecordError("not a record: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise RecordError("a record is a table of keys")
+    return from_dict(data)
+
+
+def load(fp: IO[str] | IO[bytes]) -> Record:
+    """Read a record from an open file."""
+    return loads(fp.read())
+
+
+def from_dict(data: Mapping[str, Any]) -> Record:
+    """Check a record's keys and values (#37, #38) and build it."""
+    if data.get("format") != FORMAT:
+        if "format" not in data:
+            raise RecordError('missing key "format"')
+        raise RecordError(f'unknown format {data["format"]!r} (expected "{FORMAT}")')
+    for key in data:
+        if key in ("format", "rules", "score_before", "hands", *_HAND_KEYS):
+            continue
+        if key in METADATA_KEYS or key.startswith("x_"):
+            continue
+        raise RecordError(f"unknown key {key!r}")
+    rules, preset = _read_rules(data.get("rules", "classic"))
+    score_before = None
+    if "score_before" in data:
+        score_before = _read_score(data["score_before"])
+    metadata = {k: v for k, v in data.items() if k in METADATA_KEYS or k.startswith("x_")}
+    if "hands" in data:
+        extra = [k for k in _HAND_KEYS if k in data]
+        if extra:
+            raise RecordError(f"a match record keeps {extra[0]!r} inside its [[hands]]")
+        tables = data["hands"]
+        if not isinstance(tables, list) or not tables:
+            raise RecordError('"hands" must be a non-empty list of tables')
+        hands = []
+        for number, table in enumerate(tables, 1):
+            if not isinstance(table, dict):
+                raise RecordError(f"hand {number} is not a table")
+            for key in table:
+                if key not in _HAND_KEYS:
+                    raise RecordError(f"hand {number}: unknown key {key!r}")
+            hands.append(_read_hand(table, f"hand {number}: "))
+        is_match = True
+    else:
+        hands = [_read_hand(data, "")]
+        is_match = False
+    return Record(hands, rules, is_match, score_before, metadata, preset)
+
+
+def _read_rules(value: Any) -> tuple[Rules, str]:
+    try:
+        if isinstance(value, str):
+            return Rules.preset(value), value
+        if isinstance(value, dict):
+            preset = value.get("preset", "classic")
+            return Rules.from_mapping(value), preset if isinstance(preset, str) else "classic"
+    except RulesError as error:
+        raise RecordError(str(error)) from None
+    raise RecordError(f'"rules" must be a preset name or a table, not {value!r}')
+
+
+def _read_score(value: Any) -> tuple[int, int]:
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
+        return (value[0], value[1])
+    raise RecordError(f'"score_before" must be two whole numbers [NS, EW], not {value!r}')
+
+
+def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:
+    for key in _HAND_KEYS:
+        if key not in table:
+            raise RecordError(f'{where}missing key "{key}"')
+    dealer = table["dealer"]
+    try:
+        if not isinstance(dealer, str):
+            raise NotationError(f"unknown seat {dealer!r}")
+        seat = Seat.parse(dealer)
+    except NotationError as error:
+        raise RecordError(f"{where}dealer: {error}") from None
+    deck = _read_deck(table["deck"], where)
+    actions = table["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError(f'{where}"actions" must be a list of strings')
+    return HandRecord(seat, deck, list(actions))
+
+
+def _read_deck(value: Any, where: str) -> tuple[Card, ...]:
+    if isinstance(value, str):
+        words = value.split()
+    elif isinstance(value, list) and all(isinstance(w, str) for w in value):
+        words = list(value)
+    else:
+        raise RecordError(f'{where}"deck" must be a string or a list of cards')
+    try:
+        cards = tuple(Card.parse(w) for w in words)
+    except NotationError as error:
+        raise RecordError(f"{where}deck: {error}") from None
+    if len(cards) != 32:
+        raise RecordError(f"{where}deck: a deck is 32 cards, not {len(cards)}")
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise RecordError(f"{where}deck: card {card.text} is repeated")
+        seen.add(card)
+    return cards
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def dumps(record: Record, *, json: bool = False) -> str:
+    """Write a record as TOML (canonical) or as one line of JSON."""
+    data = record.to_dict()
+    if json:
+        return jsonlib.dumps(data, ensure_ascii=False, default=_json_default)
+    return _toml(data)
+
+
+def dump(record: Record, fp: IO[str], *, json: bool = False) -> None:
+    """Write a record to an open text file."""
+    fp.write(dumps(record, json=json))
+    if json:
+        fp.write("\n")
+
+
+def _json_default(value: object) -> str:
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} in a record")
+
+
+def _toml(data: Mapping[str, Any]) -> str:
+    lines = []
+    hands = data.get("hands")
+    for key, value in data.items():
+        if key == "hands":
+            continue
+        if key == "actions":
+            lines.append(_toml_actions(value))
+        else:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for hand in hands or ():
+        lines.append("")
+        lines.append("[[hands]]")
+        lines.append(f"dealer = {_toml_value(hand['dealer'])}")
+        lines.append(f"deck = {_toml_value(hand['deck'])}")
+        lines.append(_toml_actions(hand["actions"]))
+    return "\n".join(lines) + "\n"
+
+
+def _toml_actions(actions: list[str]) -> str:
+    if not actions:
+        return "actions = []"
+    return "actions = [\n" + "".join(f"  {_toml_value(a)},\n" for a in actions) + "]"
+
+
+def _toml_key(key: str) -> str:
+    if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
+        return key
+    return _toml_string(key)
+
+
+def _toml_string(text: str) -> str:
+    out = ['"']
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, int | float):
+        return repr(value) if not isinstance(value, float) or value == value else "nan"
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + items + " }" if items else "{}"
+    raise RecordError(f"cannot write {type(value).__name__} in a record")

@@ -1,0 +1,121 @@
+"""Replaying a record: every hand rebuilt through the engine, and its summary (#35–#45).
+
+>>> from baloot.record import loads
+>>> rec = loads('''format = "baloot/1"
+... dealer = "E"
+... deck = "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
+... actions = ["N pass", "W pass", "S hokum", "E pass", "N pass", "W pass", "S pass"]''')
+>>> summary = replay(rec).to_json()
+>>> summary["hands"][0]["to_act"], summary["hands"][0]["legal"]
+('W', ['W double locked', 'W double open', 'W pass'])
+>>> rec.hands[0].actions.append("W play Kh")
+>>> replay(rec)
+Traceback (most recent call last):
+...
+baloot.replay.ReplayError: hand 1: action 8 "W play Kh": W may not play a card before the play begins
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baloot.errors import IllegalActionError, RecordError
+from baloot.hand import Hand, HandResult
+from baloot.match import match_winner
+from baloot.record import Record
+from baloot.seats import Team
+
+
+class ReplayError(IllegalActionError):
+    """An illegal action in a record, located by its hand and its 1-based position (#40)."""
+
+    def __init__(self, hand: int, position: int, text: str, reason: str) -> None:
+        super().__init__(reason, text)
+        self.hand = hand
+        self.position = position
+        self.text = text
+        self.args = (f'hand {hand}: action {position} "{text}": {reason}',)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def to_json(self) -> dict[str, object]:
+        """The ``error`` object of ``baloot replay --json``."""
+        return {
+            "error": {
+                "hand": self.hand,
+                "action": self.position,
+                "text": self.text,
+                "reason": self.reason,
+            }
+        }
+
+
+@dataclass
+class Replay:
+    """The hands of a record as replayed, with the match totals and winner."""
+
+    record: Record
+    hands: list[Hand]
+    results: list[HandResult]
+    totals: tuple[int, int]
+    winner: Team | None
+
+    def to_json(self) -> dict[str, object]:
+        """What ``baloot replay --json`` prints for a record that replays cleanly."""
+        hands = []
+        for hand, result in zip(self.hands, self.results, strict=True):
+            entry = result.to_json()
+            if not hand.is_over:
+                seat = hand.to_act
+                entry["to_act"] = None if seat is None else seat.name
+                entry["legal"] = sorted(str(a) for a in hand.legal_actions())
+            hands.append(entry)
+        return {
+            "hands": hands,
+            "totals": {"NS": self.totals[0], "EW": self.totals[1]},
+            "winner": None if self.winner is None else self.winner.name,
+        }
+
+
+def replay(record: Record) -> Replay:
+    """Replay every hand of ``record``.
+
+    Raises :class:`ReplayError` for an illegal action (the hands after it are not replayed)
+    and :class:`RecordError` for a record that cannot be a real one: a hand after the match
+    was won or after a hand still in progress, a wrong dealer, a decided ``score_before``.
+    """
+    totals = record.score_before or (0, 0)
+    winner = match_winner(totals)
+    if winner is not None:
+        raise RecordError("score_before has already decided the match")
+    hands: list[Hand] = []
+    results: list[HandResult] = []
+    for number, entry in enumerate(record.hands, 1):
+        if hands:
+            previous = hands[-1]
+            if not previous.is_over:
+                raise RecordError(f"hand {number} follows a hand that is not over")
+            if winner is not None:
+                raise RecordError(f"hand {number} comes after the match was won")
+            if entry.dealer != previous.next_dealer:
+                raise RecordError(
+                    f"hand {number}: {previous.next_dealer.name} deals this hand, "
+                    f"not {entry.dealer.name}"
+                )
+        hand = Hand(entry.deck, entry.dealer, record.rules, totals)
+        for position, text in enumerate(entry.actions, 1):
+            if not text.split("#", 1)[0].strip():
+                continue
+            try:
+                hand.apply(text)
+            except IllegalActionError as error:
+                raise ReplayError(number, position, text, error.reason) from None
+        result = hand.result()
+        hands.append(hand)
+        results.append(result)
+        if hand.is_over:
+            score = result.score or (0, 0)
+            totals = (totals[0] + score[0], totals[1] + score[1])
+            winner = match_winner(totals, result.gahwa_winner)
+    return Replay(record, hands, results, totals, winner)
