@@ -593,15 +593,29 @@ class Hand:
             if self._declared[s] is None and self._reading(s):
                 return (*self._declaration_options(s), *plays)
         elif self._kind == _HOKUM and not self._trick:
-            ekka = T.PLAY_EKKA[s]
-            with_ekka: list[Action] = []
-            for play in plays:
-                with_ekka.append(play)
-                card = play.card
-                if card is not None and self._ekka_valid(card.index):
-                    with_ekka.append(ekka[card.index])
-            return tuple(with_ekka)
+            ekka_mask = self._ekka_mask(mask)
+            if ekka_mask:
+                ekka = T.PLAY_EKKA[s]
+                with_ekka: list[Action] = []
+                for play in plays:
+                    with_ekka.append(play)
+                    card = play.card
+                    if card is not None and ekka_mask >> card.index & 1:
+                        with_ekka.append(ekka[card.index])
+                return tuple(with_ekka)
         return plays
+
+    def _ekka_mask(self, held: int) -> int:
+        """The cards of ``held`` that are a valid Ekka lead (R9.5): per side suit, the best
+        card still out, if it is held and is not an Ace."""
+        out = ~self._gone
+        found = 0
+        for suit in range(4):
+            if suit != self._trump:
+                best = T.BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
+                if best > 0 and held >> (best + (suit << 3)) & 1:
+                    found |= 1 << (best + (suit << 3))
+        return found
 
     # ------------------------------------------------------------------ apply
 

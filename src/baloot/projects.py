@@ -75,6 +75,9 @@ class Project:
     def __str__(self) -> str:
         return self.kind.word + ":" + "".join(CARDS[i].text for i in _project_order(self.mask))
 
+    def __repr__(self) -> str:
+        return f"Project({str(self)!r})"
+
     def key(self, hundred_sequence_first: bool, trump: int | None) -> tuple[int, int, int, int]:
         """Comparison key of R10.6 steps 1–3 (and the trump priority when ``trump`` is given).
 

@@ -33,6 +33,11 @@ TRUMP_ABOVE: Final = _above(TRUMP_STRENGTH)
 PLAIN_ABOVE: Final = _above(PLAIN_STRENGTH)
 TRUMP_RANK_STRENGTH: Final = tuple(TRUMP_STRENGTH[c & 7] for c in range(32))
 PLAIN_RANK_STRENGTH: Final = tuple(PLAIN_STRENGTH[c & 7] for c in range(32))
+#: For each byte of a suit's cards, the rank of its best card in plain order (-1 if empty).
+BEST_PLAIN: Final = tuple(
+    max((r for r in range(8) if byte >> r & 1), key=PLAIN_STRENGTH.__getitem__, default=-1)
+    for byte in range(256)
+)
 KING_QUEEN: Final = tuple(
     (1 << (s * 8 + Rank.KING)) | (1 << (s * 8 + Rank.QUEEN)) for s in range(4)
 )

@@ -1,0 +1,86 @@
+"""Engine benchmark: ``python -m baloot.bench [--hands N] [--seed S]`` (one core).
+
+Prints random full hands per second through the public API (bidding, doubling and the 32
+cards, one ``legal_actions()`` and one ``apply()`` per decision, a uniformly random choice),
+legal-move generations per second in the play phase, and apply+undo pairs per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from baloot.hand import Hand, Phase
+
+
+def random_hands(count: int, seed: int) -> tuple[float, int, int]:
+    """Play ``count`` random hands; return (seconds, decisions, hands with a contract)."""
+    rng = random.Random(seed)
+    decisions = played = 0
+    start = time.perf_counter()
+    for _ in range(count):
+        hand = Hand.new(rng=rng)
+        while not hand.is_over:
+            hand.apply(rng.choice(hand.legal_actions()))
+            decisions += 1
+        played += hand.result().outcome == "played"
+    return time.perf_counter() - start, decisions, played
+
+
+def play_positions(count: int, seed: int) -> list[Hand]:
+    """Play-phase positions whose legal moves have not been generated yet."""
+    rng = random.Random(seed)
+    positions: list[Hand] = []
+    while len(positions) < count:
+        hand = Hand.new(rng=rng)
+        while not hand.is_over:
+            action = rng.choice(hand.legal_actions())
+            hand.apply(action)
+            if hand.phase is Phase.PLAYING:
+                positions.append(hand.copy())
+    return positions[:count]
+
+
+def legal_generations(positions: list[Hand]) -> float:
+    """Seconds to generate the legal moves of every position once."""
+    start = time.perf_counter()
+    for position in positions:
+        position.legal_actions()
+    return time.perf_counter() - start
+
+
+def apply_undo(positions: list[Hand]) -> tuple[float, int]:
+    """Seconds for one apply and one undo of the first legal move of every position."""
+    moves = [(p, p.legal_actions()[0]) for p in positions]
+    start = time.perf_counter()
+    for position, move in moves:
+        position.apply(move)
+        position.undo()
+    return time.perf_counter() - start, len(moves)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(prog="python -m baloot.bench", description=__doc__)
+    parser.add_argument("--hands", type=int, default=20_000, help="random hands to play")
+    parser.add_argument("--positions", type=int, default=100_000, help="play positions")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    random_hands(200, args.seed + 1)  # warm the caches and the interpreter
+    seconds, decisions, played = random_hands(args.hands, args.seed)
+    print(
+        f"random hands:      {args.hands / seconds:10,.0f} hands/s "
+        f"({played} with a contract, {decisions / args.hands:.1f} decisions a hand, "
+        f"{decisions / seconds:,.0f} decisions/s)"
+    )
+    positions = play_positions(args.positions, args.seed)
+    seconds = legal_generations(positions)
+    print(f"legal generations: {len(positions) / seconds:10,.0f} per second (play phase)")
+    seconds, count = apply_undo(positions)
+    print(f"apply + undo:      {count / seconds:10,.0f} pairs per second (play phase)")
+
+
+if __name__ == "__main__":
+    main()
