@@ -15,10 +15,11 @@ from baloot.errors import (
     RecordError,
     RulesError,
 )
-from baloot.hand import Contract, Hand, HandResult, Phase
+from baloot.hand import Contract, Hand, HandResult
 from baloot.projects import Project, ProjectKind
 from baloot.rules import Rules
 from baloot.seats import Seat, Team
+from baloot.state import Phase
 
 __all__ = [
     "Action",

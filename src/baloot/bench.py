@@ -11,7 +11,8 @@ import argparse
 import random
 import time
 
-from baloot.hand import Hand, Phase
+from baloot.hand import Hand
+from baloot.state import Phase
 
 
 def random_hands(count: int, seed: int) -> tuple[float, int, int]:

@@ -133,7 +133,7 @@ def loads(text: str | bytes) -> Record:
     is_json = text.lstrip().startswith("{")
     try:
         data = jsonlib.loads(text) if is_json else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, jsonlib.JSONDecodeError) as error:
+    except ValueError as error:  # decode errors, and numbers too long to convert
         raise RecordError(f"not valid {'JSON' if is_json else 'TOML'}: {error}") from None
     except RecursionError:
         raise RecordError("not a record: nested too deeply") from None

@@ -1,5 +1,9 @@
 """What one seat may know of a hand: its own cards and everything public, nothing hidden.
 
+Public: every action (a declaration names only the kinds of project), the exposed card and
+who took it, the cards played, and from the second trick on the projects shown by the team
+that won the comparison (R10.5).
+
 Bots and remote players receive a :class:`SeatView`, never the :class:`~baloot.hand.Hand`
 itself, so a hidden card cannot leak by accident.
 
@@ -20,12 +24,13 @@ from typing import TYPE_CHECKING
 
 from baloot.actions import Action
 from baloot.cards import Card, CardSet
-from baloot.projects import Project
+from baloot.projects import Project, ProjectKind
 from baloot.rules import Rules
 from baloot.seats import Seat
 
 if TYPE_CHECKING:
-    from baloot.hand import Contract, Hand, Phase
+    from baloot.hand import Contract, Hand
+    from baloot.state import Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +52,8 @@ class SeatView:
     trick_number: int
     tricks: tuple[int, int]
     card_points: tuple[int, int]
-    declared: tuple[tuple[Project, ...] | None, ...]
+    declared: tuple[tuple[ProjectKind, ...] | None, ...]
+    shown: tuple[Project, ...]
     own_projects: tuple[Project, ...]
     legal: tuple[Action, ...]
 
@@ -72,7 +78,13 @@ class SeatView:
             trick_number=hand.trick_number,
             tricks=result.tricks,
             card_points=result.card_points,
-            declared=tuple(hand.declared(s) for s in Seat),
+            declared=tuple(_kinds(hand.declared(s)) for s in Seat),
+            shown=hand.shown_projects(),
             own_projects=hand.projects(me),
             legal=hand.legal_actions() if hand.to_act == me else (),
         )
+
+
+def _kinds(projects: tuple[Project, ...] | None) -> tuple[ProjectKind, ...] | None:
+    """What a declaration tells the table: the kinds of project, not their cards (R10.5)."""
+    return None if projects is None else tuple(p.kind for p in projects)

@@ -1,0 +1,304 @@
+"""Bidding and doubling (R4–R8): the calls, the Sun take-over windows, the ladder.
+
+The rules of the auction as methods of the hand's state; :class:`~baloot.hand.Hand` is the
+public face. Fine points follow ``decisions.md`` #1–#13.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from baloot import tables as T
+from baloot.actions import Action, Verb
+from baloot.cards import Rank
+from baloot.scoring import GAHWA
+from baloot.seats import SEATS
+from baloot.state import (
+    DOUBLING,
+    HOKUM,
+    NAMING,
+    OVER,
+    PLAYING,
+    R1,
+    R2,
+    R3,
+    SUN,
+    HandState,
+)
+
+_LOW_RANKS: Final = 0xE0E0E0E0  # 9, 8 and 7 of every suit: Kawesh cards (R6)
+_SUITS_BY_LETTER: Final = (3, 2, 1, 0)  # c d h s: trump namings in notation order
+
+
+class Bidding(HandState):
+    """The auction of a hand: from the first call to the end of the doubling ladder."""
+
+    __slots__ = ()
+
+    def _generate(self) -> tuple[Action, ...]:
+        """Legal calls outside the play, already in notation (code-point) order."""
+        phase = self._phase
+        s = self._to_act
+        if phase is OVER:
+            return ()
+        if phase is DOUBLING:
+            step = self._step
+            if step == 0:
+                if self._kind == SUN:
+                    return (T.DOUBLE_SUN[s], T.PASS[s])
+                return (T.DOUBLE_LOCKED[s], T.DOUBLE_OPEN[s], T.PASS[s])
+            if step == 1:
+                return (T.PASS[s], T.TRIPLE[s])
+            if step == 2:
+                return (T.FOUR_LOCKED[s], T.FOUR_OPEN[s], T.PASS[s])
+            return (T.GAHWA[s], T.PASS[s])
+        if phase is NAMING:
+            exposed_suit = self._exposed >> 3
+            calls = [T.SUN[s]] if self._rules.hokum_bidder_may_upgrade_to_sun else []
+            calls.extend(T.TRUMP[s][x] for x in _SUITS_BY_LETTER if x != exposed_suit)
+            return tuple(calls)
+        if self._queue or phase is R3:
+            return (T.PASS[s], T.SUN[s])
+        return self._bid_calls(s)
+
+    def _bid_calls(self, s: int) -> tuple[Action, ...]:
+        """The calls of a seat's normal turn in round 1 or 2 (R4–R6, #3–#7)."""
+        rules = self._rules
+        restricted = (
+            self._phase is R1
+            and self._hokum >= 0
+            and rules.ace_hokum_sun_only_p1
+            and self._exposed & 7 == Rank.ACE
+        )
+        calls = []
+        if not restricted and self._ashkal_reason(s) is None:
+            calls.append(T.ASHKAL[s])
+        if self._hokum < 0:
+            calls.append(T.HOKUM[s])
+        if self._phase is R1 and self._kawesh_reason(s) is None:
+            calls.append(T.KAWESH[s])
+        calls.append(T.PASS[s])
+        if not restricted:
+            calls.append(T.SUN[s])
+        return tuple(calls)
+
+    def _ashkal_reason(self, s: int) -> str | None:
+        """Why ``s`` may not call Ashkal now (R4.6, #6–#7), or None if it may."""
+        rules = self._rules
+        name = SEATS[s].name
+        if (s - self._p1) & 3 < 2:
+            return f"{name} may not call Ashkal: only the dealer and the dealer's left may"
+        if self._phase is R2 and not rules.ashkal_round2:
+            return f"{name} may not call Ashkal in the second round"
+        if self._exposed & 7 == Rank.ACE and not rules.ashkal_on_ace:
+            return f"{name} may not call Ashkal on an exposed Ace"
+        after_passes = self._hokum < 0
+        over_hokum = self._hokum >= 0 and (self._hokum ^ s) & 1 == 1
+        mode = rules.ashkal_mode
+        if mode == "after_passes" and not after_passes:
+            return f"{name} may call Ashkal only when every earlier player passed"
+        if mode == "over_opponent_hokum" and not over_hokum:
+            return f"{name} may call Ashkal only over an opponent's Hokum"
+        if mode == "both" and not (after_passes or over_hokum):
+            return f"{name} may call Ashkal only after passes or over an opponent's Hokum"
+        return None
+
+    def _kawesh_reason(self, s: int) -> str | None:
+        """Why ``s`` may not call Kawesh now (R6, #3), or None if it may."""
+        name = SEATS[s].name
+        if not self._rules.kawesh_enabled:
+            return "Kawesh is not played under these rules"
+        if self._phase is not R1:
+            return f"{name} may call Kawesh only in the first round"
+        if self._first5[s] & ~_LOW_RANKS:
+            return f"{name} may call Kawesh only with five cards of 7, 8 and 9"
+        return None
+
+    def _explain_call(self, action: Action, legal: Iterable[Action]) -> str:
+        """The reason a bidding, naming or doubling action is illegal, in a player's words."""
+        name = action.seat.name
+        verb = action.verb
+        phase = self._phase
+        if phase is DOUBLING:
+            if verb is Verb.DOUBLE and action.locked is None and self._kind == HOKUM:
+                return f"{name} must say whether the double is open or locked"
+            if verb is Verb.DOUBLE and action.locked is not None and self._kind == SUN:
+                return "a double in Sun is neither open nor locked"
+            offered = " or ".join(sorted({a.verb.value for a in legal}))
+            return f"{name} may only answer {offered} now"
+        if phase is NAMING:
+            if verb is Verb.TRUMP:
+                return f"{name} may not name the exposed suit as trump in the second round"
+            return f"{name} must name the trump suit now"
+        if self._queue:
+            return f"{name} may only take the Sun or pass now"
+        if verb is Verb.ASHKAL:
+            return self._ashkal_reason(int(action.seat)) or f"{name} may not call Ashkal now"
+        if verb is Verb.KAWESH:
+            return self._kawesh_reason(int(action.seat)) or f"{name} may not call Kawesh now"
+        if verb is Verb.HOKUM:
+            return f"{name} may not call Hokum: a Hokum has already been called"
+        if verb is Verb.SUN:
+            return f"{name} may not call Sun over a Hokum on an exposed Ace"
+        return f"{name} may not {verb.value} during the bidding"
+
+    def _apply_bid(self, s: int, verb: Verb) -> None:
+        """A call on a seat's normal turn (R4, R5)."""
+        if verb is Verb.KAWESH:
+            self._kawesh = True
+            self._annul()
+            return
+        if self._phase is R3:
+            if verb is Verb.SUN:
+                self._set_contract(SUN, -1, s)
+            else:
+                self._annul()
+            return
+        round1 = self._phase is R1
+        if verb is Verb.SUN or verb is Verb.ASHKAL:
+            ashkal = verb is Verb.ASHKAL
+            if not round1:
+                self._set_contract(SUN, -1, s ^ 2 if ashkal else s)
+                return
+            seats = self._order[: (s - self._p1) & 3]
+            if not self._rules.hokum_bidder_may_upgrade_to_sun:
+                seats = tuple(x for x in seats if x != self._hokum)
+            if not seats:
+                self._set_contract(SUN, -1, s ^ 2 if ashkal else s)
+                return
+            self._caller = s
+            self._ashkal = ashkal
+            self._queue = seats
+            self._to_act = seats[0]
+            return
+        if verb is Verb.HOKUM:
+            self._hokum = s
+        self._turn += 1
+        if self._turn < 4:
+            self._to_act = self._order[self._turn]
+        elif self._hokum >= 0:
+            if round1:
+                self._open_hokum_window()
+            else:
+                self._phase = NAMING
+                self._to_act = self._hokum
+        elif round1:
+            self._phase = R2
+            self._turn = 0
+            self._to_act = self._p1
+        elif self._rules.third_round_on_ace and self._exposed & 7 == Rank.ACE:
+            self._phase = R3
+            self._to_act = self._p1
+        else:
+            self._annul()
+
+    def _open_hokum_window(self) -> None:
+        """R4.4: after P4's turn the earlier passers, then the bidder, may still take Sun."""
+        h = self._hokum
+        rules = self._rules
+        before = self._order[: (h - self._p1) & 3]
+        if rules.ace_hokum_sun_only_p1 and self._exposed & 7 == Rank.ACE:
+            before = before[:1]
+            confirm = rules.hokum_bidder_may_upgrade_to_sun and h == self._p1
+        else:
+            confirm = rules.hokum_bidder_may_upgrade_to_sun
+        seats = before + ((h,) if confirm else ())
+        if not seats:
+            self._set_contract(HOKUM, self._exposed >> 3, h)
+            return
+        self._queue = seats
+        self._to_act = seats[0]
+
+    def _apply_window(self, s: int, verb: Verb) -> None:
+        """An answer to a Sun take-over offer or to 'confirm Hokum or Sun' (#1, #2)."""
+        if verb is Verb.SUN:
+            self._queue = ()
+            self._set_contract(SUN, -1, s)
+            return
+        rest = self._queue[1:]
+        self._queue = rest
+        if rest:
+            self._to_act = rest[0]
+        elif self._caller >= 0:
+            self._set_contract(SUN, -1, self._caller ^ 2 if self._ashkal else self._caller)
+        else:
+            self._set_contract(HOKUM, self._exposed >> 3, self._hokum)
+
+    def _set_contract(self, kind: int, trump: int, declarer: int) -> None:
+        """End the bidding: the declarer takes the exposed card and the deal is completed."""
+        self._kind = kind
+        self._trump = trump
+        self._declarer = declarer
+        self._bid_length = len(self._actions)
+        full = list(self._first5)
+        full[declarer] |= 1 << self._exposed
+        pos = 21
+        for seat in self._order:
+            count = 2 if seat == declarer else 3
+            for card in self._deck[pos : pos + count]:
+                full[seat] |= 1 << card
+            pos += count
+        self._full = self._hands = (full[0], full[1], full[2], full[3])
+        self._readings = None
+        self._phase = DOUBLING
+        self._step = 0
+        self._queue = tuple(x for x in self._order if (x ^ declarer) & 1)
+        if kind == SUN and not self._sun_double_allowed():
+            self._start_play()
+        else:
+            self._to_act = self._queue[0]
+
+    def _sun_double_allowed(self) -> bool:
+        """R8.4 and #12: a Sun may be doubled only on certain match totals."""
+        d = self._declarer & 1
+        ours, theirs = self._score_before[d], self._score_before[1 - d]
+        rule = self._rules.sun_double_rule
+        if rule == "either_side_gt_lt":
+            return (ours > 100 and theirs < 100) or (theirs > 100 and ours < 100)
+        if rule == "declarer_gt100_doubler_lt100":
+            return ours > 100 and theirs < 100
+        return ours > 100 and theirs <= 100
+
+    def _apply_doubling(self, action: Action) -> None:
+        """One answer on the doubling ladder (R8, #10–#13)."""
+        verb = action.verb
+        if verb is Verb.PASS:
+            rest = self._queue[1:] if self._step == 0 else ()
+            self._queue = rest
+            if rest:
+                self._to_act = rest[0]
+            else:
+                self._start_play()
+            return
+        persists = self._rules.lock_persists_through_escalation
+        self._queue = ()
+        if verb is Verb.DOUBLE:
+            self._level = 2
+            self._doubler = int(action.seat)
+            self._locked = bool(action.locked)
+            if self._kind == SUN:
+                self._start_play()
+                return
+            self._step = 1
+            self._to_act = self._declarer
+        elif verb is Verb.TRIPLE:
+            self._level = 3
+            self._locked = self._locked and persists
+            self._step = 2
+            self._to_act = self._doubler
+        elif verb is Verb.FOUR:
+            self._level = 4
+            self._locked = bool(action.locked)
+            self._step = 3
+            self._to_act = self._declarer
+        else:
+            self._level = GAHWA
+            self._locked = self._locked and persists
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self._phase = PLAYING
+        self._queue = ()
+        lead = self._declarer if self._rules.first_lead == "declarer" else self._p1
+        self._leader = self._to_act = lead

@@ -1,0 +1,226 @@
+"""Card play (R9): legal cards as bit masks, Ekka, tricks, and why a card is illegal."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from baloot import tables as T
+from baloot.actions import Action
+from baloot.cards import CARDS
+from baloot.declarations import Declarations
+from baloot.seats import SEATS
+from baloot.state import HOKUM, SUN
+
+_TRUMP_STRENGTH: Final = T.TRUMP_RANK_STRENGTH
+_PLAIN_STRENGTH: Final = T.PLAIN_RANK_STRENGTH
+_SUIT_MASKS: Final = T.SUIT_MASKS
+_TRUMP_ABOVE: Final = T.TRUMP_ABOVE
+_PLAY_BY_BYTE: Final = T.PLAY_BY_BYTE
+
+
+class Play(Declarations):
+    """The play of the eight tricks."""
+
+    __slots__ = ()
+
+    def _play_mask(self, s: int) -> int:
+        """The cards ``s`` may play now (R9.3–R9.4), as a mask."""
+        h = self._hands[s]
+        trick = self._trick
+        if self._kind == SUN:
+            if not trick:
+                return h
+            return h & _SUIT_MASKS[self._trick[0] >> 3] or h
+        tm = _SUIT_MASKS[self._trump]
+        if not trick:
+            if self._locked and h & ~tm:
+                return h & ~tm
+            return h
+        led = trick[0] >> 3
+        trumps = h & tm
+        if led == self._trump:
+            if not trumps:
+                return h
+            if (self._win_seat ^ s) & 1:
+                higher = trumps & _TRUMP_ABOVE[self._win_card]
+                if higher:
+                    return higher
+            return trumps
+        follow = h & _SUIT_MASKS[led]
+        if follow:
+            return follow
+        if not trumps:
+            return h
+        if not (self._win_seat ^ s) & 1:
+            if (
+                len(trick) == 2
+                and self._rules.partner_led_must_trump
+                and trick[0] & 7 != 0
+                and not self._ekka
+            ):
+                return trumps
+            return h
+        if self._win_card >> 3 == self._trump:
+            higher = trumps & _TRUMP_ABOVE[self._win_card]
+            if higher:
+                return higher
+            return trumps if self._rules.must_undertrump else h
+        return trumps
+
+    def _ekka_valid(self, card: int) -> bool:
+        """R9.5: a Hokum lead of a side-suit non-Ace whose every better card is gone."""
+        return (
+            self._kind == HOKUM
+            and not self._trick
+            and card >> 3 != self._trump
+            and card & 7 != T.ACE_RANK
+            and T.PLAIN_ABOVE[card] & ~self._gone == 0
+        )
+
+    def _ekka_mask(self, held: int) -> int:
+        """The cards of ``held`` that are a valid Ekka lead (R9.5): per side suit, the best
+        card still out, if it is held and is not an Ace."""
+        out = ~self._gone
+        found = 0
+        for suit in range(4):
+            if suit != self._trump:
+                best = T.BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
+                if best > 0 and held >> (best + (suit << 3)) & 1:
+                    found |= 1 << (best + (suit << 3))
+        return found
+
+    def _legal_plays(self, s: int) -> tuple[Action, ...]:
+        mask = self._legal_mask = self._play_mask(s)
+        spades, hearts, diamonds, clubs = _PLAY_BY_BYTE[s]
+        plays = (
+            spades[mask & 0xFF]
+            + hearts[(mask >> 8) & 0xFF]
+            + diamonds[(mask >> 16) & 0xFF]
+            + clubs[mask >> 24]
+        )
+        if self._trick_no == 0:
+            if self._declared[s] is None and self._reading(s):
+                return (*self._declaration_options(s), *plays)
+        elif self._kind == HOKUM and not self._trick:
+            ekka_mask = self._ekka_mask(mask)
+            if ekka_mask:
+                ekka = T.PLAY_EKKA[s]
+                with_ekka: list[Action] = []
+                for play in plays:
+                    with_ekka.append(play)
+                    card = play.card
+                    if card is not None and ekka_mask >> card.index & 1:
+                        with_ekka.append(ekka[card.index])
+                return tuple(with_ekka)
+        return plays
+
+    def _check_play(self, action: Action) -> int:
+        """The card that ``action`` plays, or raise the rule of R9 that it breaks."""
+        s = int(action.seat)
+        name = action.seat.name
+        card = action.card
+        if card is None:
+            raise self._fail(action, f"{name} must name a card")
+        c = card.index
+        if not self._hands[s] >> c & 1:
+            raise self._fail(action, f"{name} does not hold {card.text}")
+        allowed = self._play_mask(s)
+        if not allowed >> c & 1:
+            raise self._fail(action, self._explain_play(s, c, allowed))
+        if action.ekka and not self._ekka_valid(c):
+            raise self._fail(action, self._explain_ekka(name, c))
+        if action.baloot:
+            pair = T.KING_QUEEN[self._trump] if self._kind == HOKUM else 0
+            other = pair & ~(1 << c)
+            if not (pair >> c & 1 and other & self._full[s] and not other & self._hands[s]):
+                raise self._fail(
+                    action,
+                    f"{name} may announce Baloot only with the second of the King and Queen "
+                    "of trumps",
+                )
+        return c
+
+    def _explain_play(self, s: int, c: int, allowed: int) -> str:
+        """Why card ``c`` is not among ``allowed`` for seat ``s``, in a player's words."""
+        name = SEATS[s].name
+        if not self._trick:
+            return f"{name} may not lead a trump in a locked game"
+        led = self._trick[0] >> 3
+        if allowed & ~T.SUIT_MASKS[led] == 0:
+            if self._kind == HOKUM and led == self._trump and c >> 3 == led:
+                return f"{name} must play a trump higher than {CARDS[self._win_card].text}"
+            return f"{name} must follow {T.SUIT_NAMES[led]}"
+        if self._win_card >> 3 == self._trump and allowed & T.TRUMP_ABOVE[self._win_card]:
+            return f"{name} must over-trump {CARDS[self._win_card].text}"
+        if self._win_seat == self._leader and not (self._win_seat ^ s) & 1:
+            return (
+                f"{name} must trump: the partner led {CARDS[self._trick[0]].text}, "
+                "neither an Ace nor an Ekka"
+            )
+        return f"{name} must play a trump"
+
+    def _explain_ekka(self, name: str, c: int) -> str:
+        card = CARDS[c].text
+        if self._kind != HOKUM:
+            return "there is no Ekka in Sun"
+        if self._trick:
+            return f"{name} may announce Ekka only when leading"
+        if c >> 3 == self._trump:
+            return f"{name} may not announce Ekka on a trump"
+        if c & 7 == T.ACE_RANK:
+            return f"{name} may not announce Ekka on an Ace"
+        higher = ", ".join(
+            CARDS[i].text
+            for i in range(32)
+            if T.PLAIN_ABOVE[c] >> i & 1 and not self._gone >> i & 1
+        )
+        return f"{name} may not announce Ekka with {card}: {higher} not yet played"
+
+    def _play(self, s: int, c: int, ekka: bool) -> None:
+        """Put card ``c`` of seat ``s`` on the trick; close the trick after four cards."""
+        h = self._hands
+        bit = 1 << c
+        if s == 0:
+            self._hands = (h[0] ^ bit, h[1], h[2], h[3])
+        elif s == 1:
+            self._hands = (h[0], h[1] ^ bit, h[2], h[3])
+        elif s == 2:
+            self._hands = (h[0], h[1], h[2] ^ bit, h[3])
+        else:
+            self._hands = (h[0], h[1], h[2], h[3] ^ bit)
+        trick = self._trick
+        if not trick:
+            self._ekka = ekka
+            self._win_seat = s
+            self._win_card = c
+        else:
+            w = self._win_card
+            if c >> 3 == w >> 3:
+                table = _TRUMP_STRENGTH if w >> 3 == self._trump else _PLAIN_STRENGTH
+                if table[c] > table[w]:
+                    self._win_seat = s
+                    self._win_card = c
+            elif c >> 3 == self._trump:
+                self._win_seat = s
+                self._win_card = c
+        trick = self._trick = (*trick, c)
+        if len(trick) < 4:
+            self._to_act = (s + 1) & 3
+            return
+        winner = self._win_seat
+        bits = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+        self._gone |= bits
+        won, tricks = self._won, self._tricks
+        if winner & 1:
+            self._won = (won[0], won[1] | bits)
+            self._tricks = (tricks[0], tricks[1] + 1)
+        else:
+            self._won = (won[0] | bits, won[1])
+            self._tricks = (tricks[0] + 1, tricks[1])
+        team = winner & 1
+        self._trick = ()
+        self._trick_no += 1
+        self._leader = self._to_act = winner
+        if self._trick_no == 8:
+            self._last_team = team
+            self._annul()
