@@ -108,7 +108,7 @@ class Bidding(HandState):
         """Why ``s`` may not call Kawesh now (R6, #3), or None if it may."""
         name = SEATS[s].name
         if not self._rules.kawesh_enabled:
-            return "Kawesh is not played under these rules"
+            return f"{name} may not call Kawesh: it is not played under these rules"
         if self._phase is not R1:
             return f"{name} may call Kawesh only in the first round"
         if self._first5[s] & ~_LOW_RANKS:
@@ -124,7 +124,7 @@ class Bidding(HandState):
             if verb is Verb.DOUBLE and action.locked is None and self._kind == HOKUM:
                 return f"{name} must say whether the double is open or locked"
             if verb is Verb.DOUBLE and action.locked is not None and self._kind == SUN:
-                return "a double in Sun is neither open nor locked"
+                return f"{name} must double a Sun without open or locked"
             offered = " or ".join(sorted({a.verb.value for a in legal}))
             return f"{name} may only answer {offered} now"
         if phase is NAMING:

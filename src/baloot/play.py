@@ -162,7 +162,7 @@ class Play(Declarations):
     def _explain_ekka(self, name: str, c: int) -> str:
         card = CARDS[c].text
         if self._kind != HOKUM:
-            return "there is no Ekka in Sun"
+            return f"{name} may not announce Ekka in Sun"
         if self._trick:
             return f"{name} may announce Ekka only when leading"
         if c >> 3 == self._trump:
