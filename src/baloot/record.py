@@ -70,7 +70,7 @@ class Record:
             [HandRecord(hand.dealer, hand.deck, [str(a) for a in hand.actions])],
             hand.rules,
             score_before=before if before != (0, 0) else None,
-            metadata=dict(metadata),
+            metadata=_metadata(metadata),
             preset=_preset_of(hand.rules),
         )
 
@@ -83,7 +83,7 @@ class Record:
             match.rules,
             is_match=True,
             score_before=before if before != (0, 0) else None,
-            metadata=dict(metadata),
+            metadata=_metadata(metadata),
             preset=_preset_of(match.rules),
         )
 
@@ -105,6 +105,16 @@ class Record:
         else:
             out.update(hands[0])
         return out
+
+
+def _metadata(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Metadata for a new record: only ``event``, ``date``, ``players``, ``comment``, ``x_*``."""
+    for key in values:
+        if key not in METADATA_KEYS and not key.startswith("x_"):
+            raise RecordError(
+                f"{key!r} is not record metadata (event, date, players, comment, x_*)"
+            )
+    return dict(values)
 
 
 def _preset_of(rules: Rules) -> str:
