@@ -152,6 +152,25 @@ def loads(text: str | bytes) -> Record:
     return from_dict(data)
 
 
+def loads_all(text: str) -> list[Record]:
+    """Read one record, or a bulk file of JSON records, one a line.
+
+    >>> from baloot.cards import CARDS
+    >>> line = '{"format": "baloot/1", "dealer": "E", "deck": "%s", "actions": []}' % (
+    ...     " ".join(c.text for c in CARDS))
+    >>> len(loads_all(line + "\\n" + line + "\\n"))
+    2
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+        try:
+            jsonlib.loads(lines[0])
+        except ValueError:
+            return [loads(text)]
+        return [loads(line) for line in lines]
+    return [loads(text)]
+
+
 def load(fp: IO[str] | IO[bytes]) -> Record:
     """Read a record from an open file."""
     return loads(fp.read())
@@ -174,6 +193,8 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     if "score_before" in data:
         score_before = _read_score(data["score_before"])
     metadata = {k: v for k, v in data.items() if k in METADATA_KEYS or k.startswith("x_")}
+    for key, value in metadata.items():
+        _check_writable(key, value)
     if "hands" in data:
         extra = [k for k in _HAND_KEYS if k in data]
         if extra:
@@ -194,6 +215,18 @@ def from_dict(data: Mapping[str, Any]) -> Record:
         hands = [_read_hand(data, "")]
         is_match = False
     return Record(hands, rules, is_match, score_before, metadata, preset)
+
+
+def _check_writable(key: str, value: Any) -> None:
+    """Metadata must survive a round trip through TOML, which has no null."""
+    if value is None:
+        raise RecordError(f"{key!r} is null, which a record cannot hold")
+    if isinstance(value, list):
+        for item in value:
+            _check_writable(key, item)
+    elif isinstance(value, dict):
+        for inner, item in value.items():
+            _check_writable(f"{key}.{inner}", item)
 
 
 def _read_rules(value: Any) -> tuple[Rules, str]:

@@ -17,7 +17,7 @@ from baloot.cards import CardSet
 from baloot.errors import BalootError, RecordError, RulesError
 from baloot.hand import Hand
 from baloot.match import Match
-from baloot.record import Record, dumps, loads
+from baloot.record import Record, dumps, loads, loads_all
 from baloot.replay import Replay, ReplayError, replay
 from baloot.rules import CHOICES, FLAG_NAMES, PRESETS, Rules
 from baloot.seats import Seat
@@ -33,7 +33,9 @@ _EPILOG = {
   baloot random --seed 1 | baloot replay -""",
     "validate": """examples:
   baloot validate game.baloot
-  baloot validate records/*.baloot     one line per file; exit 1 or 2 if any fails""",
+  baloot validate records/*.baloot     one line per file; exit 1 or 2 if any fails
+  baloot random --seed 1 --count 50 --json > bulk.jsonl
+  baloot validate bulk.jsonl            a bulk file: one JSON record a line""",
     "deal": """examples:
   baloot deal --seed 7                 the deck of seed 7, dealt by E
   baloot deal --seed 7 --dealer N --taker S""",
@@ -101,21 +103,33 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     worst = OK
     for path in args.files:
         try:
-            result = replay(loads(_read_text(path)))
+            records = loads_all(_read_text(path))
         except RecordError as error:
             print(f"{path}: not a record: {error}")
             worst = max(worst, NOT_A_RECORD)
             continue
-        except ReplayError as error:
-            print(f"{path}: illegal: {error}")
-            worst = max(worst, ILLEGAL)
-            continue
-        state = "in progress" if not result.hands[-1].is_over else "complete"
-        print(
-            f"{path}: ok ({len(result.hands)} hand{'s' if len(result.hands) != 1 else ''}, "
-            f"{state}, NS {result.totals[0]} EW {result.totals[1]})"
-        )
+        for line, record in enumerate(records, 1):
+            where = path if len(records) == 1 else f"{path}:{line}"
+            worst = max(worst, _validate_one(where, record))
     return worst
+
+
+def _validate_one(where: str, record: Record) -> int:
+    try:
+        result = replay(record)
+    except RecordError as error:
+        print(f"{where}: not a record: {error}")
+        return NOT_A_RECORD
+    except ReplayError as error:
+        print(f"{where}: illegal: {error}")
+        return ILLEGAL
+    state = "in progress" if not result.hands[-1].is_over else "complete"
+    count = len(result.hands)
+    print(
+        f"{where}: ok ({count} hand{'s' if count != 1 else ''}, {state}, "
+        f"NS {result.totals[0]} EW {result.totals[1]})"
+    )
+    return OK
 
 
 def _cmd_deal(args: argparse.Namespace) -> int:
