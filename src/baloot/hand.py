@@ -42,6 +42,7 @@ from baloot.state import (
     MUTABLE,
     NAMING,
     OVER,
+    PLAY_MUTABLE,
     PLAYING,
     R1,
     R2,
@@ -49,7 +50,7 @@ from baloot.state import (
     SUN,
     HandState,
     Phase,
-    snapshot,
+    play_snapshot,
 )
 
 if TYPE_CHECKING:
@@ -311,7 +312,9 @@ class Hand(Bidding, Play):
         """Take back the last action and return it."""
         if not self._stack:
             raise IllegalActionError("there is nothing to undo")
-        for name, value in zip(MUTABLE, self._stack.pop(), strict=True):
+        saved = self._stack.pop()
+        names = PLAY_MUTABLE if len(saved) == len(PLAY_MUTABLE) else MUTABLE
+        for name, value in zip(names, saved, strict=True):
             setattr(self, name, value)
         self._legal = None
         self._legal_mask = -1
@@ -350,7 +353,7 @@ class Hand(Bidding, Play):
                 mask = self._play_mask(s)
             c = card.index
             if mask >> c & 1 and not action.ekka and not action.baloot:
-                self._stack.append(snapshot(self))
+                self._stack.append(play_snapshot(self))
                 self._actions.append(action)
                 self._legal = None
                 self._legal_mask = -1

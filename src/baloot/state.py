@@ -52,6 +52,12 @@ MUTABLE: Final = (
     "_won", "_tricks", "_declared", "_last_team", "_bid_length",
 )  # fmt: skip
 snapshot: Final = attrgetter(*MUTABLE)
+#: The fields a card play can change: plays are most actions, so their snapshot is smaller.
+PLAY_MUTABLE: Final = (
+    "_phase", "_to_act", "_hands", "_trick", "_win_seat", "_win_card", "_ekka", "_gone",
+    "_won", "_tricks", "_trick_no", "_leader", "_last_team",
+)  # fmt: skip
+play_snapshot: Final = attrgetter(*PLAY_MUTABLE)
 
 
 class HandState:
