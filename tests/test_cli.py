@@ -10,48 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from spec_example import ACTIONS, DECK
+from spec_example import SUMMARY_JSON as SPEC_JSON
 
 from baloot import Card, Rules
 from baloot.record import loads
 from baloot.replay import replay
 
-DECK = (
-    "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd "
-    "Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
-)
-ACTIONS = [
-    "N pass", "W pass", "S hokum", "E pass", "N pass", "W pass", "S pass", "W pass", "E pass",
-    "N declare sira", "N play 8d", "W play Kd", "S play Jd", "E play 9d",
-    "S play Qd", "E play Td", "N play Ad", "W play Jc", "N play 9c", "W play Ac", "S play 8c",
-    "E play Tc", "W play Ts", "S play As", "E play Ks", "N play Kc", "S play Js", "E play 7d",
-    "N play Qh", "W play 7s", "E play 8h", "N play Th", "W play 9h", "S play 7c",
-    "N play Kh", "W play 8s", "S play Qs", "E play Jh", "N play Ah", "W play 9s", "S play Qc",
-    "E play 7h",
-]  # fmt: skip
-SPEC_JSON = {
-    "hands": [
-        {
-            "dealer": "E",
-            "outcome": "played",
-            "contract": {
-                "kind": "hokum",
-                "trump": "d",
-                "declarer": "S",
-                "level": 1,
-                "locked": False,
-            },
-            "tricks": {"NS": 6, "EW": 2},
-            "card_points": {"NS": 136, "EW": 26},
-            "projects": {"NS": ["sira"], "EW": []},
-            "baloot": {"NS": 0, "EW": 0},
-            "made": True,
-            "kaboot": None,
-            "score": {"NS": 15, "EW": 3},
-        }
-    ],
-    "totals": {"NS": 15, "EW": 3},
-    "winner": None,
-}
 COMMANDS = ["replay", "validate", "deal", "random"]
 
 

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from spec_example import ACTIONS as SPEC_ACTIONS
+from spec_example import DECK
 
 from baloot import Action, Card, CardSet, Claim, Hand, Rules, Seat, Verb
 from baloot.cards import CARDS
@@ -26,20 +28,6 @@ from baloot.match import Match
 from baloot.record import Record, dumps, loads
 from baloot.replay import ReplayError, replay
 from baloot.rules import CHOICES, FLAG_NAMES
-
-DECK = (
-    "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd "
-    "Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
-)
-SPEC_ACTIONS = [
-    "N pass", "W pass", "S hokum", "E pass", "N pass", "W pass", "S pass", "W pass", "E pass",
-    "N declare sira", "N play 8d", "W play Kd", "S play Jd", "E play 9d",
-    "S play Qd", "E play Td", "N play Ad", "W play Jc", "N play 9c", "W play Ac", "S play 8c",
-    "E play Tc", "W play Ts", "S play As", "E play Ks", "N play Kc", "S play Js", "E play 7d",
-    "N play Qh", "W play 7s", "E play 8h", "N play Th", "W play 9h", "S play 7c",
-    "N play Kh", "W play 8s", "S play Qs", "E play Jh", "N play Ah", "W play 9s", "S play Qc",
-    "E play 7h",
-]  # fmt: skip
 
 
 def random_rules(rng: random.Random) -> Rules:

@@ -8,31 +8,13 @@ import tomllib
 from typing import Any
 
 import pytest
+from spec_example import ACTIONS, DECK
 
 from baloot import Card, Seat
 from baloot.errors import RecordError
 from baloot.match import Match
 from baloot.record import HandRecord, Record, dumps, loads
 from baloot.replay import ReplayError, replay
-
-DECK = (
-    "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd "
-    "Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
-)
-ACTIONS = [
-    "N pass", "W pass", "S hokum", "E pass",
-    "N pass", "W pass",
-    "S pass",
-    "W pass", "E pass",
-    "N declare sira", "N play 8d", "W play Kd", "S play Jd", "E play 9d",
-    "S play Qd", "E play Td", "N play Ad", "W play Jc",
-    "N play 9c", "W play Ac", "S play 8c", "E play Tc",
-    "W play Ts", "S play As", "E play Ks", "N play Kc",
-    "S play Js", "E play 7d", "N play Qh", "W play 7s",
-    "E play 8h", "N play Th", "W play 9h", "S play 7c",
-    "N play Kh", "W play 8s", "S play Qs", "E play Jh",
-    "N play Ah", "W play 9s", "S play Qc", "E play 7h",
-]  # fmt: skip
 
 # The example of record-format.md, as written there (comments included; the deck is
 # put in below only to keep the lines short).

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from helpers import build_deck, count_tricks, end_doubling, play_tricks, score, turn
+from spec_example import ACTIONS, DECK, HAND_JSON
 
 from baloot import Hand, ProjectKind, Rules, Seat, Team
 from baloot.scoring import GAHWA
@@ -419,24 +420,7 @@ def test_r12_8_kaboot_other_team_projects_and_baloot_lost() -> None:
 
 def test_record_format_example_hand_scores_15_3() -> None:
     # record-format.md: the example record, the position after 12 actions, and its JSON.
-    deck = (
-        "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc Ks Jh "
-        "Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
-    )
-    actions = [
-        "N pass", "W pass", "S hokum", "E pass",
-        "N pass", "W pass",
-        "S pass",
-        "W pass", "E pass",
-        "N declare sira", "N play 8d", "W play Kd", "S play Jd", "E play 9d",
-        "S play Qd", "E play Td", "N play Ad", "W play Jc",
-        "N play 9c", "W play Ac", "S play 8c", "E play Tc",
-        "W play Ts", "S play As", "E play Ks", "N play Kc",
-        "S play Js", "E play 7d", "N play Qh", "W play 7s",
-        "E play 8h", "N play Th", "W play 9h", "S play 7c",
-        "N play Kh", "W play 8s", "S play Qs", "E play Jh",
-        "N play Ah", "W play 9s", "S play Qc", "E play 7h",
-    ]  # fmt: skip
+    deck, actions = DECK, ACTIONS
     hand = Hand.from_deck(deck, "E")
     for action in actions[:12]:
         hand.apply(action)
@@ -445,15 +429,4 @@ def test_record_format_example_hand_scores_15_3() -> None:
     for action in actions[12:]:
         hand.apply(action)
     assert count_tricks(hand) == ((6, 2), (136, 26))
-    assert hand.result().to_json() == {
-        "dealer": "E",
-        "outcome": "played",
-        "contract": {"kind": "hokum", "trump": "d", "declarer": "S", "level": 1, "locked": False},
-        "tricks": {"NS": 6, "EW": 2},
-        "card_points": {"NS": 136, "EW": 26},
-        "projects": {"NS": ["sira"], "EW": []},
-        "baloot": {"NS": 0, "EW": 0},
-        "made": True,
-        "kaboot": None,
-        "score": {"NS": 15, "EW": 3},
-    }
+    assert hand.result().to_json() == HAND_JSON
