@@ -7,13 +7,14 @@ public face. Fine points follow ``decisions.md`` #1–#13.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 from baloot import tables as T
 from baloot.actions import Action, Verb
 from baloot.cards import Rank
 from baloot.scoring import GAHWA
-from baloot.seats import SEATS
+from baloot.seats import SEATS, Seat
 from baloot.state import (
     DOUBLING,
     HOKUM,
@@ -29,6 +30,23 @@ from baloot.state import (
 
 _LOW_RANKS: Final = 0xE0E0E0E0  # 9, 8 and 7 of every suit: Kawesh cards (R6)
 _SUITS_BY_LETTER: Final = (3, 2, 1, 0)  # c d h s: trump namings in notation order
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What the seat to act is asked, so an interface can word it (the answers are the legal
+    actions).
+
+    ``kind`` is one of ``bid`` (a normal turn; ``about`` = the Hokum bidder if a Hokum
+    stands), ``take_over_sun`` / ``take_over_ashkal`` (R4.3; ``about`` = the caller),
+    ``sun_over_hokum`` (R4.4, a seat that passed before the Hokum; ``about`` = its bidder),
+    ``confirm_hokum`` (R4.4, the bidder himself), ``third_round``, ``name_trump``, ``double``
+    (``about`` = the declarer), ``triple`` (``about`` = the doubler), ``four`` (the declarer,
+    who tripled), ``gahwa`` (the doubler, who said Four) or ``play``.
+    """
+
+    kind: str
+    about: Seat | None = None
 
 
 class Bidding(HandState):
@@ -61,6 +79,28 @@ class Bidding(HandState):
         if self._queue or phase is R3:
             return (T.PASS[s], T.SUN[s])
         return self._bid_calls(s)
+
+    def _question(self) -> Question | None:
+        """What the seat to act is asked now; None when the hand is over."""
+        phase = self._phase
+        if phase is OVER:
+            return None
+        if phase is PLAYING:
+            return Question("play")
+        if phase is NAMING:
+            return Question("name_trump")
+        if phase is R3:
+            return Question("third_round")
+        if phase is DOUBLING:
+            about = self._doubler if self._step in (1, 3) else self._declarer
+            return Question(("double", "triple", "four", "gahwa")[self._step], SEATS[about])
+        hokum = SEATS[self._hokum] if self._hokum >= 0 else None
+        if not self._queue:
+            return Question("bid", hokum)
+        if self._caller >= 0:
+            kind = "take_over_ashkal" if self._ashkal else "take_over_sun"
+            return Question(kind, SEATS[self._caller])
+        return Question("confirm_hokum" if self._to_act == self._hokum else "sun_over_hokum", hokum)
 
     def _bid_calls(self, s: int) -> tuple[Action, ...]:
         """The calls of a seat's normal turn in round 1 or 2 (R4–R6, #3–#7)."""

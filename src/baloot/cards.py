@@ -167,6 +167,40 @@ PLAIN_STRENGTH: Final = (7, 5, 4, 3, 6, 2, 1, 0)
 TRUMP_STRENGTH: Final = (5, 3, 2, 7, 4, 6, 1, 0)
 
 
+def strength(card: Card, trump: Suit | None) -> int:
+    """How high ``card`` ranks in a trick (R2.2): trumps above every plain card.
+
+    Only cards of the suit led and trumps take part in a trick; compare those.
+
+    >>> strength(Card.parse("9h"), Suit.HEARTS) > strength(Card.parse("Ah"), Suit.HEARTS)
+    True
+    >>> strength(Card.parse("9h"), None) < strength(Card.parse("Ah"), None)
+    True
+    """
+    if trump is not None and card.suit == trump:
+        return 8 + TRUMP_STRENGTH[card.rank]
+    return PLAIN_STRENGTH[card.rank]
+
+
+def trick_winner(cards: Iterable[Card], trump: Suit | None) -> int:
+    """The position (0-based, in playing order) of the card that wins a trick so far (R9.2).
+
+    >>> trick_winner([Card.parse("Ks")], None)
+    0
+    >>> trick_winner([Card.parse(c) for c in ("Ks", "As", "7h", "Td")], Suit.HEARTS)
+    2
+    """
+    best = -1
+    best_card: Card | None = None
+    for position, card in enumerate(cards):
+        if best_card is None or (
+            (card.suit == best_card.suit or (trump is not None and card.suit == trump))
+            and strength(card, trump) > strength(best_card, trump)
+        ):
+            best, best_card = position, card
+    return best
+
+
 def card_points(mask: int, trump: int | None) -> int:
     """Card points of the cards in ``mask`` (R2.3), ``trump`` a suit value or None (Sun).
 

@@ -22,14 +22,15 @@ baloot.errors.IllegalActionError: "S play As": it is N's turn
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from baloot.actions import Action, Verb, parse_after_seat
-from baloot.bidding import Bidding
-from baloot.cards import CARDS, Card, CardSet, Suit, card_points
+from baloot.bidding import Bidding, Question
+from baloot.cards import CARDS, Card, CardSet, Suit, card_points, trick_winner
 from baloot.errors import IllegalActionError, NotationError
 from baloot.play import Play
 from baloot.projects import Project
@@ -67,6 +68,7 @@ class Contract:
     declarer: Seat
     level: int | str = 1
     locked: bool = False
+    doubler: Seat | None = None
 
     @property
     def declarers(self) -> Team:
@@ -233,9 +235,41 @@ class Hand(Bidding, Play):
         return self._trick_no
 
     @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks (NS, EW) taken so far."""
+        return self._tricks
+
+    @property
     def current_trick(self) -> list[tuple[Seat, Card]]:
         """The cards of the trick in progress, in playing order."""
         return [(SEATS[(self._leader + i) & 3], CARDS[c]) for i, c in enumerate(self._trick)]
+
+    @property
+    def question(self) -> Question | None:
+        """What the seat to act is asked now (a bid, a Sun take-over, a double…), or None.
+
+        >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+        >>> for call in ("N pass", "W hokum", "S pass", "E pass"):
+        ...     _ = hand.apply(call)
+        >>> hand.question, hand.legal_actions()
+        (Question(kind='sun_over_hokum', about=<Seat.W: 1>), (Action('N pass'), Action('N sun')))
+        """
+        return self._question()
+
+    def completed_tricks(self) -> list[tuple[tuple[tuple[Seat, Card], ...], Seat]]:
+        """Every finished trick: its cards in playing order, and who won it (R9.2)."""
+        trump = None if self._kind != HOKUM else Suit(self._trump)
+        tricks: list[tuple[tuple[tuple[Seat, Card], ...], Seat]] = []
+        current: list[tuple[Seat, Card]] = []
+        for action in self._actions:
+            if action.card is None:
+                continue
+            current.append((action.seat, action.card))
+            if len(current) == 4:
+                winner = current[trick_winner((c for _, c in current), trump)][0]
+                tricks.append((tuple(current), winner))
+                current = []
+        return tricks
 
     @property
     def bidding_length(self) -> int | None:
@@ -267,6 +301,7 @@ class Hand(Bidding, Play):
             SEATS[self._declarer],
             level,
             self._locked,
+            SEATS[self._doubler] if self._doubler >= 0 else None,
         )
 
     def projects(self, seat: Seat | str) -> tuple[Project, ...]:
@@ -276,6 +311,24 @@ class Hand(Bidding, Play):
     def declared(self, seat: Seat | str) -> tuple[Project, ...] | None:
         """What ``seat`` declared in trick 1, or None if it has not declared."""
         return self._declared[_seat(seat)]
+
+    def played(self) -> CardSet:
+        """Every card played so far, the trick in progress included."""
+        mask = self._gone
+        for card in self._trick:
+            mask |= 1 << card
+        return CardSet(mask)
+
+    def announced(self, action: Action) -> Action:
+        """``action`` with the Baloot word added when it plays the second of the King and
+        Queen of trumps (R11.3), as a player announces it; any other action unchanged.
+
+        The word is optional in a record (#15): interfaces use this to announce for a player.
+        """
+        card = action.card
+        if card is not None and not action.baloot and self._baloot_due(action.seat, card.index):
+            return dataclasses.replace(action, baloot=True)
+        return action
 
     def shown_projects(self) -> tuple[Project, ...]:
         """The projects shown at the second trick (R10.5): every project of both players of

@@ -129,16 +129,21 @@ class Play(Declarations):
             raise self._fail(action, self._explain_play(s, c, allowed))
         if action.ekka and not self._ekka_valid(c):
             raise self._fail(action, self._explain_ekka(name, c))
-        if action.baloot:
-            pair = T.KING_QUEEN[self._trump] if self._kind == HOKUM else 0
-            other = pair & ~(1 << c)
-            if not (pair >> c & 1 and other & self._full[s] and not other & self._hands[s]):
-                raise self._fail(
-                    action,
-                    f"{name} may announce Baloot only with the second of the King and Queen "
-                    "of trumps",
-                )
+        if action.baloot and not self._baloot_due(s, c):
+            raise self._fail(
+                action,
+                f"{name} may announce Baloot only with the second of the King and Queen of trumps",
+            )
         return c
+
+    def _baloot_due(self, s: int, c: int) -> bool:
+        """True if card ``c`` is the second of the King and Queen of trumps that ``s`` plays
+        (R11.3, #15)."""
+        if self._kind != HOKUM:
+            return False
+        pair = T.KING_QUEEN[self._trump]
+        other = pair & ~(1 << c)
+        return bool(pair >> c & 1 and other & self._full[s] and not other & self._hands[s])
 
     def _explain_play(self, s: int, c: int, allowed: int) -> str:
         """Why card ``c`` is not among ``allowed`` for seat ``s``, in a player's words."""

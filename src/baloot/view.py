@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from baloot.actions import Action
-from baloot.cards import Card, CardSet
+from baloot.cards import Card, CardSet, Suit
 from baloot.projects import Project, ProjectKind
 from baloot.rules import Rules
-from baloot.seats import Seat
+from baloot.seats import SEATS, Seat
 
 if TYPE_CHECKING:
+    from baloot.bidding import Question
     from baloot.hand import Contract, Hand
     from baloot.state import Phase
 
@@ -49,6 +50,7 @@ class SeatView:
     contract: Contract | None
     actions: tuple[Action, ...]
     current_trick: tuple[tuple[Seat, Card], ...]
+    played: CardSet
     trick_number: int
     tricks: tuple[int, int]
     card_points: tuple[int, int]
@@ -56,32 +58,49 @@ class SeatView:
     shown: tuple[Project, ...]
     own_projects: tuple[Project, ...]
     legal: tuple[Action, ...]
+    question: Question | None
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit of a Hokum contract, else None."""
+        return None if self.contract is None else self.contract.trump
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards this seat has not seen: neither its own nor played (nor the exposed card
+        while it lies on the table)."""
+        seen = self.cards | self.played
+        if self.taker is None:
+            seen = seen | CardSet([self.exposed])
+        return CardSet.full() - seen
 
     @classmethod
     def of(cls, hand: Hand, seat: int) -> SeatView:
         """The view of ``seat`` (a place in play order) of ``hand``."""
-        me = Seat(seat)
-        result = hand.result()
+        me = SEATS[seat]
+        to_act = hand.to_act
         return cls(
             seat=me,
             dealer=hand.dealer,
             rules=hand.rules,
             score_before=hand.score_before,
             phase=hand.phase,
-            to_act=hand.to_act,
+            to_act=to_act,
             cards=hand.hand(me),
             exposed=hand.exposed,
             taker=hand.taker,
             contract=hand.contract,
             actions=tuple(hand.actions),
             current_trick=tuple(hand.current_trick),
+            played=hand.played(),
             trick_number=hand.trick_number,
-            tricks=result.tricks,
-            card_points=result.card_points,
-            declared=tuple(_kinds(hand.declared(s)) for s in Seat),
+            tricks=hand.tricks,
+            card_points=hand.card_points(),
+            declared=tuple(_kinds(hand.declared(s)) for s in SEATS),
             shown=hand.shown_projects(),
             own_projects=hand.projects(me),
-            legal=hand.legal_actions() if hand.to_act == me else (),
+            legal=hand.legal_actions() if to_act == me else (),
+            question=hand.question,
         )
 
 

@@ -22,11 +22,22 @@ from baloot.replay import Replay, ReplayError, replay
 from baloot.rules import CHOICES, FLAG_NAMES, PRESETS, Rules
 from baloot.seats import Seat
 
+from . import arena as arena_command
+from . import play as play_command
 from .sheet import render_hand
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
 
 _EPILOG = {
+    "play": """examples:
+  baloot play                          you sit South against three heuristic bots
+  baloot play --seed 7 --lang ar       a reproducible match, in Arabic
+  baloot play --seat N --bots W=random,S=heuristic,E=random --save match.baloot
+  baloot play --rules federation --rule must_undertrump=true""",
+    "arena": """examples:
+  baloot arena heuristic random --matches 200 --jobs 2
+  baloot arena heuristic random --hands 1000 --seed 3 --json
+  baloot arena heuristic heuristic --matches 20 --out records/""",
     "replay": """examples:
   baloot replay game.baloot            the hands as a readable score sheet
   baloot replay game.baloot --json     the summary of record-format.md
@@ -233,6 +244,14 @@ def _parser() -> argparse.ArgumentParser:
             epilog=_EPILOG[name],
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+
+    p = command("play", "play a match to 152 in the terminal against bots")
+    play_command.add_arguments(p)
+    p.set_defaults(run=play_command.run)
+
+    p = command("arena", "pit two bots against each other in duplicate games")
+    arena_command.add_arguments(p)
+    p.set_defaults(run=arena_command.run)
 
     p = command("replay", "replay a record: the hands as a score sheet, or the JSON summary")
     p.add_argument("file", help="a .baloot (TOML) or JSON record; - reads standard input")

@@ -1,0 +1,76 @@
+"""Driving hands and matches with bots: each decision goes through the seat's view.
+
+>>> import random
+>>> from baloot.match import Match
+>>> from baloot.seats import Seat
+>>> from baloot.bots import RandomBot
+>>> match = Match.new(rng=random.Random(1))
+>>> bots = {seat: RandomBot(random.Random(int(seat))) for seat in Seat}
+>>> play_match(match, bots).is_over
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from baloot.actions import Action
+from baloot.bots.base import Bot
+from baloot.errors import IllegalActionError
+from baloot.hand import Hand
+from baloot.match import Match
+from baloot.seats import Seat
+
+
+class BotError(IllegalActionError):
+    """A bot returned an action that is not legal."""
+
+
+@dataclass
+class BotTimer:
+    """Thinking time and decisions per bot name."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    decisions: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, seconds: float) -> None:
+        """Count one decision of ``name`` that took ``seconds``."""
+        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+        self.decisions[name] = self.decisions.get(name, 0) + 1
+
+    def mean(self, name: str) -> float:
+        """Mean seconds per decision of ``name`` (0 if it never decided)."""
+        count = self.decisions.get(name, 0)
+        return self.seconds.get(name, 0.0) / count if count else 0.0
+
+
+def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) -> Action:
+    """Ask the bot of the seat to act in ``hand`` for its decision, checked and announced."""
+    seat = hand.to_act
+    if seat is None:
+        raise IllegalActionError("the hand is over")
+    bot = bots[seat]
+    legal = hand.legal_actions()
+    start = time.perf_counter()
+    action = bot.choose(hand.view(seat), legal)
+    if timer is not None:
+        timer.add(bot.name, time.perf_counter() - start)
+    if action not in legal:
+        raise BotError(f"bot {bot.name} at {seat.name} chose an illegal action", str(action))
+    return hand.announced(action)
+
+
+def play_hand(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) -> Hand:
+    """Play ``hand`` to its end with ``bots``."""
+    while not hand.is_over:
+        hand.apply(choose(hand, bots, timer))
+    return hand
+
+
+def play_match(match: Match, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) -> Match:
+    """Play ``match`` (which deals its own hands) to its end with ``bots``."""
+    while not match.is_over:
+        match.apply(choose(match.hand, bots, timer))
+    return match

@@ -1,0 +1,482 @@
+"""The words of ``baloot play`` in English and Arabic.
+
+Every string the player reads comes from here: prompts, calls, phases, the table's labels, the
+score sheet, suit and seat names. The two tables have exactly the same keys and the same
+``{fields}`` (a test checks it). Card notation (``10♦``, ``Td``) and the record's seat letters
+stay as they are in both languages; right-to-left display is left to the terminal.
+
+>>> s = strings("ar")
+>>> s("call_sun"), s.suit(Suit.HEARTS)
+('صن', 'هاص')
+>>> strings("en").reason("S must follow diamonds")
+'S must follow diamonds'
+>>> strings("ar").reason("S must follow diamonds")
+'جنوب: يجب أن يتبع النوع الملعوب ♦ ديمن'
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Mapping
+from typing import Final
+
+from baloot.cards import Suit
+from baloot.projects import ProjectKind
+from baloot.seats import Seat
+
+LANGUAGES: Final = ("en", "ar")
+
+EN: Final[dict[str, str]] = {
+    # seats, teams, suits, projects
+    "seat_N": "N",
+    "seat_W": "W",
+    "seat_S": "S",
+    "seat_E": "E",
+    "seat_you": "{seat} (you)",
+    "you_seat": "{seat} · you",
+    "partner_seat": "{seat} · partner · {bot}",
+    "bot_seat": "{seat} · {bot}",
+    "team_us": "{team} (us)",
+    "team_them": "{team} (them)",
+    "suit_0": "spades",
+    "suit_1": "hearts",
+    "suit_2": "diamonds",
+    "suit_3": "clubs",
+    "project_1": "sira",
+    "project_2": "fifty",
+    "project_3": "hundred",
+    "project_4": "four-hundred",
+    "joiner": " + ",
+    "list_sep": ", ",
+    # calls
+    "call_pass": "Pass",
+    "call_hokum": "Hokum",
+    "call_hokum2": "Hokum (second round)",
+    "call_sun": "Sun",
+    "call_ashkal": "Ashkal",
+    "call_kawesh": "Kawesh",
+    "call_trump": "trump {suit}",
+    "call_double": "Double",
+    "call_double_open": "Double (open)",
+    "call_double_locked": "Double (locked)",
+    "call_triple": "Triple",
+    "call_four_open": "Four (open)",
+    "call_four_locked": "Four (locked)",
+    "call_gahwa": "Gahwa",
+    "declares": "declares {projects}",
+    "pass_let_stand": "Pass (let it stand)",
+    "pass_keep_hokum": "Keep the Hokum",
+    "pass_no_raise": "Pass (no raise)",
+    "pass_no_double": "Pass (no double)",
+    "ekka": "Ekka",
+    "baloot_word": "Baloot!",
+    # contract and phases
+    "hokum_in": "Hokum {suit}",
+    "declarer_is": "declarer {seat} ({team})",
+    "level_2": "doubled ×2",
+    "level_3": "tripled ×3",
+    "level_4": "four ×4",
+    "level_gahwa": "Gahwa: this hand decides the match",
+    "locked": "locked",
+    "open": "open",
+    "phase_BIDDING_ROUND_1": "bidding, round 1",
+    "phase_BIDDING_ROUND_2": "bidding, round 2",
+    "phase_BIDDING_ROUND_3": "bidding, third round",
+    "phase_TRUMP_NAMING": "naming the trump",
+    "phase_DOUBLING": "doubling",
+    "phase_PLAYING": "playing",
+    "phase_OVER": "hand over",
+    # the table
+    "table_title": "Baloot · hand {number} · dealer {dealer} · seed {seed}",
+    "match_score": "Match",
+    "to_target": "first to {target}",
+    "phase_label": "Now",
+    "contract_label": "Contract",
+    "exposed_card": "exposed card",
+    "took_card": "{seat} took",
+    "calls_label": "Calls",
+    "doubling_label": "Doubling",
+    "no_calls_yet": "none yet",
+    "round2_short": "round 2",
+    "tricks_label": "Taken",
+    "tricks_points": "{team}: tricks {tricks}, points {points}",
+    "trick_of": "trick {number} of 8",
+    "last_trick_to": "trick {number} → {seat}",
+    "dealer_mark": "dealer",
+    "declarer_mark": "declarer",
+    "to_act_mark": "to act",
+    "declared_label": "Declared",
+    "shown_label": "Shown",
+    "your_cards": "Your cards:",
+    # game flow
+    "intro": "Baloot: you sit {seat} with your partner {partner}; bots: {bots}. "
+    "Rules {rules}, seed {seed}, first to {target}.",
+    "intro_help": "Answer with the number of a choice, or a card like Td / 10d / T♦, "
+    "or a word like pass. Ctrl-D or Ctrl-C ends the game.",
+    "rules_custom": "{preset} with changes",
+    "hand_start": "Hand {number}: {dealer} deals; the exposed card is",
+    "event_call": "{seat}: {call}",
+    "event_play": "{seat} plays",
+    "event_declare": "{seat} declares {projects}",
+    "play_starts": "Play begins:",
+    "trick_number": "Trick {number}",
+    "trick_to": "{seat} takes it",
+    "last_trick_done": "last trick, +10",
+    "press_enter": "Press Enter for the next hand: ",
+    "winner": "Winner: {team} — {who} {ns} to {ew} (NS to EW){gahwa}.",
+    "we_win": "you and your partner win the match,",
+    "they_win": "the bots win the match,",
+    "by_gahwa": "(by the Gahwa)",
+    "save_prompt": "Save the match record? File name (Enter = don't save): ",
+    "not_saved": "Not saved.",
+    "saved": "Match record saved to {path}",
+    "save_failed": "Cannot save to {path}: {error}",
+    "ended_eof": "End of input: the game stops here, the match is not finished.",
+    "ended_interrupt": "Interrupted: the game stops here, the match is not finished.",
+    # questions
+    "prompt_call": "Your call [1-{n}]: ",
+    "prompt_declare": "Your declaration [1-{n}]: ",
+    "prompt_card": "Your card [1-{n}]: ",
+    "not_a_choice": "not a choice: type a number from 1 to {n} or {hint}",
+    "hint_call": "a word like pass",
+    "hint_card": "a card like Td",
+    "ask_r1": "Bidding, round 1 — the exposed card is {card}. Hokum would make {suit} trump.",
+    "ask_r1_hokum": "{seat} called Hokum in {suit}. You may still say Sun, or pass.",
+    "ask_takeover": "{seat} called Sun. You spoke earlier: take it over with your own Sun?",
+    "ask_takeover_ashkal": "{seat} called Ashkal. You spoke earlier: take it with your own Sun?",
+    "ask_hokum_window": "{seat}'s Hokum in {suit} stands. You passed before it: take Sun instead?",
+    "ask_confirm": "Your Hokum in {suit} stands. Keep it, or play Sun instead?",
+    "ask_r2": "Bidding, round 2 — Hokum in another suit than {suit}, Sun, or pass.",
+    "ask_r2_hokum": "{seat} called a second-round Hokum. Sun, or pass?",
+    "ask_r3": "Third round (exposed {card}): Sun, or pass and the hand is annulled?",
+    "ask_naming": "You won the second-round Hokum: name the trump (not {suit}), or play Sun.",
+    "ask_double": "The contract is {contract}. Double it?",
+    "ask_triple": "{seat} doubled. Triple?",
+    "ask_four": "{seat} tripled. Four?",
+    "ask_gahwa": "{seat} said Four. Gahwa — the winner of this hand wins the match?",
+    "ask_declare": "Your projects:",
+    "declare_choice": "declare {projects}",
+    "no_declaration": "no declaration",
+    "no_word": "no",
+    "ask_lead": "Your lead.",
+    "ask_follow": "{seat} led",
+    # the score sheet
+    "sheet_title": "Score sheet · hand {number}",
+    "annulled_passes": "Everyone passed twice: the hand is annulled, no score.",
+    "annulled_kawesh": "{seat} called Kawesh: the hand is annulled, no score.",
+    "totals_line": "Match totals: {us} {ns} · {them} {ew}",
+    "row_tricks": "tricks",
+    "row_card_points": "card points",
+    "row_card_game_points": "card points → game points",
+    "row_projects": "projects",
+    "row_baloot": "Baloot",
+    "row_game_points": "game points",
+    "row_written": "written for this hand",
+    "row_totals": "match totals",
+    "note_card_points": "card points: the cards in the tricks taken + 10 for the last trick "
+    "(together {total})",
+    "note_counting": "counting team {team}: {points} card points → {gp} ({rule}); "
+    "{other} get the rest, {rest}",
+    "rounding_hokum": "Hokum: whole tens, 6 or more rounds up, a 5 rounds down",
+    "rounding_sun": "Sun: to the nearest ten keeping a 5, then divided by 5",
+    "rounding_pair": "both teams round their own points, 6 or more up",
+    "note_projects": "projects shown by {team}: {shown}",
+    "note_declared_lost": "{seat} declared {projects}, but the other team held the best "
+    "project: not scored",
+    "note_no_projects": "no projects declared",
+    "note_baloot": "Baloot (K and Q of trumps) held by {seat}: 2 for {team}",
+    "note_gahwa": "Gahwa: {team} win the hand, and with it the match",
+    "note_doubled": "{level}: the winner's hand is multiplied, projects count ×{factor}",
+    "note_kaboot": "al-kaboot: {team} took all eight tricks",
+    "note_made": "the declarers {team} made their contract (hand won by {winner}: {decided})",
+    "note_failed": "the declarers {team} failed (hand won by {winner}: {decided})",
+    "note_written": "written: NS {ns}, EW {ew} — {how}",
+    "written_made": "each team writes its own game points",
+    "written_failed": "the defenders write the whole hand, its projects and Baloot; "
+    "the declarers write 0",
+    "written_doubled": "the winner writes the doubled hand, its projects and Baloot; "
+    "the loser writes 0",
+    "written_kaboot": "the kabooting team writes the kaboot and its own projects and Baloot",
+    "decided_game_points": "more game points",
+    "decided_digit": "a tie, decided by the last digit {digit} of the counting team's points",
+    "decided_raw": "more raw points",
+    "decided_raw_tie": "a raw-points tie",
+    "decided_last_caller": "a tie: the last caller loses",
+    "decided_kaboot": "al-kaboot",
+}
+
+AR: Final[dict[str, str]] = {
+    "seat_N": "شمال",
+    "seat_W": "غرب",
+    "seat_S": "جنوب",
+    "seat_E": "شرق",
+    "seat_you": "{seat} (أنت)",
+    "you_seat": "{seat} · أنت",
+    "partner_seat": "{seat} · شريكك · {bot}",
+    "bot_seat": "{seat} · {bot}",
+    "team_us": "{team} (لنا)",
+    "team_them": "{team} (لهم)",
+    "suit_0": "شريه",
+    "suit_1": "هاص",
+    "suit_2": "ديمن",
+    "suit_3": "سبيت",
+    "project_1": "سرا",
+    "project_2": "خمسين",
+    "project_3": "مية",
+    "project_4": "أربعمية",
+    "joiner": " + ",
+    "list_sep": "، ",
+    "call_pass": "بس",
+    "call_hokum": "حكم",
+    "call_hokum2": "حكم ثاني",
+    "call_sun": "صن",
+    "call_ashkal": "أشكل",
+    "call_kawesh": "كوّش",
+    "call_trump": "الحكم {suit}",
+    "call_double": "دبل",
+    "call_double_open": "دبل (مفتوح)",
+    "call_double_locked": "دبل (مقفول)",
+    "call_triple": "ثري",
+    "call_four_open": "فور (مفتوح)",
+    "call_four_locked": "فور (مقفول)",
+    "call_gahwa": "قهوة",
+    "declares": "يعلن {projects}",
+    "pass_let_stand": "بس (يبقى كما هو)",
+    "pass_keep_hokum": "أبقي الحكم",
+    "pass_no_raise": "بس (بلا رفع)",
+    "pass_no_double": "بس (بلا دبل)",
+    "ekka": "إكّة",
+    "baloot_word": "بلوت!",
+    "hokum_in": "حكم {suit}",
+    "declarer_is": "المشتري {seat} ({team})",
+    "level_2": "دبل ×2",
+    "level_3": "ثري ×3",
+    "level_4": "فور ×4",
+    "level_gahwa": "قهوة: هذه الجولة تحسم المباراة",
+    "locked": "مقفول",
+    "open": "مفتوح",
+    "phase_BIDDING_ROUND_1": "الشراء، الدور الأول",
+    "phase_BIDDING_ROUND_2": "الشراء، الدور الثاني",
+    "phase_BIDDING_ROUND_3": "الشراء، الدور الثالث",
+    "phase_TRUMP_NAMING": "تسمية الحكم",
+    "phase_DOUBLING": "الدبل",
+    "phase_PLAYING": "اللعب",
+    "phase_OVER": "انتهت الجولة",
+    "table_title": "بلوت · الجولة {number} · الموزّع {dealer} · البذرة {seed}",
+    "match_score": "المباراة",
+    "to_target": "الفوز عند {target}",
+    "phase_label": "الآن",
+    "contract_label": "نوع اللعب",
+    "exposed_card": "الورقة المكشوفة",
+    "took_card": "{seat} أخذ",
+    "calls_label": "النداءات",
+    "doubling_label": "الدبل",
+    "no_calls_yet": "لا شيء بعد",
+    "round2_short": "الدور الثاني",
+    "tricks_label": "المأخوذ",
+    "tricks_points": "{team}: الأكلات {tricks}، الأبناط {points}",
+    "trick_of": "الأكلة {number} من 8",
+    "last_trick_to": "الأكلة {number} ← {seat}",
+    "dealer_mark": "الموزّع",
+    "declarer_mark": "المشتري",
+    "to_act_mark": "الدور",
+    "declared_label": "المشاريع المعلنة",
+    "shown_label": "المشاريع المكشوفة",
+    "your_cards": "أوراقك:",
+    "intro": "بلوت: أنت في {seat} وشريكك في {partner}؛ الآليون: {bots}. "
+    "القوانين {rules}، البذرة {seed}، الفوز عند {target}.",
+    "intro_help": "أجب برقم الخيار، أو بورقة مثل Td أو 10d أو T♦، أو بكلمة مثل بس. "
+    "Ctrl-D أو Ctrl-C ينهي اللعبة.",
+    "rules_custom": "{preset} مع تعديلات",
+    "hand_start": "الجولة {number}: {dealer} يوزّع؛ الورقة المكشوفة",
+    "event_call": "{seat}: {call}",
+    "event_play": "{seat} يلعب",
+    "event_declare": "{seat} يعلن {projects}",
+    "play_starts": "بدأ اللعب:",
+    "trick_number": "الأكلة {number}",
+    "trick_to": "أخذها {seat}",
+    "last_trick_done": "الأكلة الأخيرة، +10",
+    "press_enter": "اضغط Enter للجولة التالية: ",
+    "winner": "الفائز: {team} — {who} {ns} مقابل {ew} (NS مقابل EW){gahwa}.",
+    "we_win": "فزت أنت وشريكك بالمباراة،",
+    "they_win": "فاز الآليون بالمباراة،",
+    "by_gahwa": "(بالقهوة)",
+    "save_prompt": "حفظ سجل المباراة؟ اسم الملف (Enter = بلا حفظ): ",
+    "not_saved": "لم يُحفظ.",
+    "saved": "حُفظ سجل المباراة في {path}",
+    "save_failed": "تعذّر الحفظ في {path}: {error}",
+    "ended_eof": "انتهى الإدخال: توقفت اللعبة هنا ولم تكتمل المباراة.",
+    "ended_interrupt": "قُطعت اللعبة: توقفت هنا ولم تكتمل المباراة.",
+    "prompt_call": "قرارك [1-{n}]: ",
+    "prompt_declare": "إعلانك [1-{n}]: ",
+    "prompt_card": "ورقتك [1-{n}]: ",
+    "not_a_choice": "ليس خيارًا: اكتب رقمًا من 1 إلى {n} أو {hint}",
+    "hint_call": "كلمة مثل بس",
+    "hint_card": "ورقة مثل Td",
+    "ask_r1": "الشراء، الدور الأول — الورقة المكشوفة {card}. الحكم يجعل {suit} حكمًا.",
+    "ask_r1_hokum": "{seat} قال حكم {suit}. ما زال لك أن تقول صن، أو بس.",
+    "ask_takeover": "{seat} قال صن. تكلمت قبله: هل تأخذه بصن منك؟",
+    "ask_takeover_ashkal": "{seat} قال أشكل. تكلمت قبله: هل تأخذه بصن منك؟",
+    "ask_hokum_window": "حكم {seat} في {suit} قائم. قلت بس قبله: هل تأخذ صن بدلًا منه؟",
+    "ask_confirm": "حكمك في {suit} قائم. تبقيه أم تلعب صن بدلًا منه؟",
+    "ask_r2": "الشراء، الدور الثاني — حكم في نوع غير {suit}، أو صن، أو بس.",
+    "ask_r2_hokum": "{seat} قال حكم ثاني. صن أم بس؟",
+    "ask_r3": "الدور الثالث (المكشوفة {card}): صن، أو بس وتُلغى الجولة؟",
+    "ask_naming": "لك الحكم الثاني: سمِّ نوع الحكم (غير {suit})، أو العب صن.",
+    "ask_double": "اللعب {contract}. هل تدبل؟",
+    "ask_triple": "{seat} دبّل. هل تقول ثري؟",
+    "ask_four": "{seat} قال ثري. هل تقول فور؟",
+    "ask_gahwa": "{seat} قال فور. قهوة — الفائز بهذه الجولة يفوز بالمباراة؟",
+    "ask_declare": "مشاريعك:",
+    "declare_choice": "أعلن {projects}",
+    "no_declaration": "بلا إعلان",
+    "no_word": "لا",
+    "ask_lead": "دورك في البدء.",
+    "ask_follow": "{seat} بدأ بـ",
+    "sheet_title": "ورقة الحساب · الجولة {number}",
+    "annulled_passes": "قال الجميع بس مرتين: أُلغيت الجولة بلا حساب.",
+    "annulled_kawesh": "{seat} قال كوّش: أُلغيت الجولة بلا حساب.",
+    "totals_line": "مجموع المباراة: {us} {ns} · {them} {ew}",
+    "row_tricks": "الأكلات",
+    "row_card_points": "الأبناط",
+    "row_card_game_points": "الأبناط ← النقاط",
+    "row_projects": "المشاريع",
+    "row_baloot": "البلوت",
+    "row_game_points": "النقاط",
+    "row_written": "المكتوب لهذه الجولة",
+    "row_totals": "مجموع المباراة",
+    "note_card_points": "الأبناط: أوراق الأكلات المأخوذة + 10 للأكلة الأخيرة (المجموع {total})",
+    "note_counting": "الفريق المحسوب {team}: {points} بنط ← {gp} ({rule})؛ "
+    "ولـ{other} الباقي، {rest}",
+    "rounding_hokum": "الحكم: العشرات، 6 فأكثر تُجبر للأعلى، و5 تُكسر للأسفل",
+    "rounding_sun": "الصن: لأقرب عشرة مع إبقاء الخمسة، ثم القسمة على 5",
+    "rounding_pair": "كل فريق يجبر أبناطه، 6 فأكثر للأعلى",
+    "note_projects": "مشاريع {team} المكشوفة: {shown}",
+    "note_declared_lost": "{seat} أعلن {projects}، لكن أقوى مشروع كان للفريق الآخر: لا يُحسب",
+    "note_no_projects": "لم يُعلن أي مشروع",
+    "note_baloot": "البلوت (الشايب والبنت من الحكم) عند {seat}: 2 لـ{team}",
+    "note_gahwa": "قهوة: {team} فاز بالجولة وبالمباراة معها",
+    "note_doubled": "{level}: تُضاعف الجولة للفائز، والمشاريع ×{factor}",
+    "note_kaboot": "كبوت: {team} أخذ الأكلات الثماني كلها",
+    "note_made": "المشتري {team} نجح (الفائز بالجولة {winner}: {decided})",
+    "note_failed": "المشتري {team} خسر (الفائز بالجولة {winner}: {decided})",
+    "note_written": "المكتوب: NS {ns}، EW {ew} — {how}",
+    "written_made": "كل فريق يكتب نقاطه",
+    "written_failed": "الفريق الآخر يكتب الجولة كاملة مع مشاريعها والبلوت؛ المشتري يكتب 0",
+    "written_doubled": "الفائز يكتب الجولة المضاعفة مع مشاريعها والبلوت؛ الخاسر يكتب 0",
+    "written_kaboot": "فريق الكبوت يكتب الكبوت ومشاريعه وبلوته",
+    "decided_game_points": "نقاط أكثر",
+    "decided_digit": "تعادل، حسمه الرقم الأخير {digit} من أبناط الفريق المحسوب",
+    "decided_raw": "أبناط خام أكثر",
+    "decided_raw_tie": "تعادل في الأبناط الخام",
+    "decided_last_caller": "تعادل: آخر من رفع يخسر",
+    "decided_kaboot": "كبوت",
+}
+
+_ENGLISH_SUITS: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
+_SEAT: Final = r"(?P<seat>[NWSE])"
+_CARD: Final = r"(?P<card>\S+)"
+
+#: Engine reasons (``IllegalActionError.reason``) worded in Arabic, by pattern; an unknown
+#: reason is shown as the engine gives it.
+_AR_REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (_SEAT + r" must follow (?P<suit>\w+)", "{seat}: يجب أن يتبع النوع الملعوب {suit}"),
+        (_SEAT + r" does not hold (?:a |an )?(?P<card>\S+)", "{seat}: لا يملك {card}"),
+        (_SEAT + r" must play a trump higher than " + _CARD, "{seat}: يجب لعب حكم أعلى من {card}"),
+        (_SEAT + r" must over-trump " + _CARD, "{seat}: يجب القطع بحكم أعلى من {card}"),
+        (_SEAT + r" must trump: .*", "{seat}: يجب القطع بالحكم، فالشريك بدأ بغير الإكّة"),
+        (_SEAT + r" must play a trump", "{seat}: يجب لعب ورقة حكم"),
+        (_SEAT + r" may not lead a trump in a locked game", "{seat}: لا يبدأ بالحكم واللعب مقفول"),
+        (_SEAT + r" may not announce Ekka.*", "{seat}: لا تصح الإكّة هنا"),
+        (_SEAT + r" may not call Ashkal.*", "{seat}: لا يجوز الأشكل هنا"),
+        (_SEAT + r" may call Ashkal.*", "{seat}: لا يجوز الأشكل هنا"),
+        (_SEAT + r" may (?:not )?call Kawesh.*", "{seat}: لا يجوز الكوّش هنا"),
+        (_SEAT + r" may not call Hokum.*", "{seat}: لا يجوز الحكم، فقد قيل حكم"),
+        (_SEAT + r" may not call Sun.*", "{seat}: لا يجوز الصن هنا"),
+        (_SEAT + r" must say whether the double is open or locked", "{seat}: اختر مفتوح أو مقفول"),
+        (_SEAT + r" may only take the Sun or pass now", "{seat}: إما صن أو بس الآن"),
+        (_SEAT + r" may only answer .*", "{seat}: ليس هذا من الخيارات الآن"),
+        (_SEAT + r" must name the trump suit now", "{seat}: سمِّ نوع الحكم الآن"),
+        (_SEAT + r" may not name the exposed suit.*", "{seat}: لا يُسمّى نوع المكشوفة حكمًا"),
+        (_SEAT + r" may not declare .*", "{seat}: لا يجوز إعلان مشروع أقل من مشروع معلن"),
+        (_SEAT + r" has already declared", "{seat}: سبق له الإعلان"),
+        (_SEAT + r" may not .*", "{seat}: غير مسموح الآن"),
+        (_SEAT + r" must .*", "{seat}: غير مسموح الآن"),
+    )
+)
+
+
+class Strings:
+    """The strings of one language: ``s("key", field=value)`` and a few helpers."""
+
+    def __init__(self, lang: str, table: Mapping[str, str]) -> None:
+        self.lang = lang
+        self.table = table
+
+    def __call__(self, key: str, **values: object) -> str:
+        return self.table[key].format(**values)
+
+    @property
+    def joiner(self) -> str:
+        """Between the names of two projects."""
+        return self.table["joiner"]
+
+    def seat(self, seat: Seat) -> str:
+        """A seat's name: ``N`` or ``شمال``."""
+        return self.table[f"seat_{seat.name}"]
+
+    def suit(self, suit: Suit) -> str:
+        """A suit's name: ``hearts`` or ``هاص``."""
+        return self.table[f"suit_{int(suit)}"]
+
+    def suit_with_symbol(self, suit: Suit) -> str:
+        """``♥ hearts``."""
+        return f"{suit.symbol} {self.suit(suit)}"
+
+    def project(self, kind: ProjectKind) -> str:
+        """A project's name: ``sira`` or ``سرا``."""
+        return self.table[f"project_{int(kind)}"]
+
+    def reason(self, reason: str) -> str:
+        """An engine reason in this language (English reasons are shown as they are)."""
+        if self.lang == "en":
+            return reason
+        for pattern, template in _AR_REASONS:
+            found = pattern.fullmatch(reason)
+            if found is None:
+                continue
+            values = found.groupdict()
+            seat = values.get("seat")
+            values["seat"] = self.seat(Seat[seat]) if seat else ""
+            suit = values.get("suit")
+            if suit is not None:
+                number = _ENGLISH_SUITS.get(suit)
+                values["suit"] = suit if number is None else self.suit_with_symbol(Suit(number))
+            return template.format(**values)
+        return reason
+
+
+TABLES: Final[dict[str, dict[str, str]]] = {"en": EN, "ar": AR}
+
+
+def strings(lang: str) -> Strings:
+    """The strings of ``lang`` (``en`` or ``ar``)."""
+    return Strings(lang, TABLES[lang])
+
+
+def fields(template: str) -> frozenset[str]:
+    """The ``{fields}`` of a template."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+def check_tables() -> None:
+    """Raise AssertionError unless every language has the keys and fields of English."""
+    for lang, table in TABLES.items():
+        if table.keys() != EN.keys():
+            raise AssertionError(f"{lang}: keys differ from en")
+        for key, template in table.items():
+            if fields(template) != fields(EN[key]):
+                raise AssertionError(f"{lang}: fields of {key!r} differ from en")

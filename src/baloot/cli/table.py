@@ -1,0 +1,580 @@
+"""What ``baloot play`` draws: the table at a glance and the score sheet of a hand, with rich.
+
+Everything is built from what the engine reports — a seat's :class:`~baloot.view.SeatView`
+while a hand is played, the finished :class:`~baloot.hand.Hand` and its
+:class:`~baloot.hand.HandResult` for the sheet — and worded by :mod:`baloot.cli.i18n`. No rule
+is worked out here: the figures on the sheet are the engine's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from baloot.actions import Action, Verb
+from baloot.cards import Card, CardSet, Suit, strength, trick_winner
+from baloot.hand import Contract, Hand, HandResult
+from baloot.projects import Project
+from baloot.scoring import project_multiplier
+from baloot.seats import Seat, Team
+from baloot.state import Phase
+from baloot.view import SeatView
+
+from .i18n import Strings
+
+RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
+#: Suits in the order a hand is shown: black and red alternate.
+SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+BIDDING_PHASES = (Phase.BIDDING_ROUND_1, Phase.BIDDING_ROUND_2, Phase.BIDDING_ROUND_3)
+#: One card on a trick: who played it, the card, and the action (with its Ekka/Baloot words).
+Played = tuple[Seat, Card, Action]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: the human's seat and a short label of every other player."""
+
+    human: Seat
+    bots: dict[Seat, str]
+
+    def label(self, seat: Seat, s: Strings) -> str:
+        """``you (S)``, ``partner N · heuristic``, ``W · random``."""
+        if seat == self.human:
+            return s("you_seat", seat=s.seat(seat))
+        bot = self.bots.get(seat, "")
+        if seat == self.human.partner:
+            return s("partner_seat", seat=s.seat(seat), bot=bot)
+        return s("bot_seat", seat=s.seat(seat), bot=bot)
+
+    def team_label(self, team: Team, s: Strings) -> str:
+        """``NS (us)`` or ``EW (them)``."""
+        return s("team_us" if team == self.human.team else "team_them", team=team.name)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def suit_style(suit: Suit) -> str:
+    """Red for ♥ ♦, the terminal's own colour for ♠ ♣."""
+    return "bold red" if suit in RED_SUITS else "bold"
+
+
+def card_text(card: Card, dim: bool = False) -> Text:
+    """A card as ``10♥`` in its suit's colour."""
+    style = suit_style(card.suit) + (" dim" if dim else "")
+    return Text(card.pretty, style=style)
+
+
+def hand_order(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
+    """Cards grouped by suit (the trump first, then black and red alternating), each suit
+    from its strongest card down in the contract (before a contract: the plain order)."""
+    suits = list(SUIT_ORDER)
+    if trump is not None:
+        suits.remove(trump)
+        suits.insert(0, trump)
+    return sorted(cards, key=lambda c: (suits.index(c.suit), -strength(c, trump)))
+
+
+def cards_line(cards: Sequence[Card], trump: Suit | None) -> Text:
+    """The cards in :func:`hand_order`, two spaces between suits."""
+    text = Text()
+    previous: Suit | None = None
+    for card in hand_order(cards, trump):
+        if text:
+            text.append("  " if card.suit != previous else " ")
+        text.append_text(card_text(card))
+        previous = card.suit
+    return text
+
+
+def project_text(project: Project, s: Strings) -> Text:
+    """``sira (Q♥ J♥ 10♥)``."""
+    text = Text(s.project(project.kind) + " (")
+    for k, card in enumerate(CardSet(project.mask)):
+        if k:
+            text.append(" ")
+        text.append_text(card_text(card))
+    text.append(")")
+    return text
+
+
+# --------------------------------------------------------------------------- calls and actions
+
+
+def call_label(action: Action, s: Strings, round2: bool = False) -> str:
+    """A call, a trump naming or a doubling step in the player's words."""
+    verb = action.verb
+    if verb is Verb.TRUMP:
+        assert action.suit is not None
+        return s("call_trump", suit=s.suit_with_symbol(action.suit))
+    if verb is Verb.HOKUM and round2:
+        return s("call_hokum2")
+    if verb in (Verb.DOUBLE, Verb.FOUR) and action.locked is not None:
+        return s(f"call_{verb.value}_{'locked' if action.locked else 'open'}")
+    if verb is Verb.DECLARE:
+        return s("declares", projects=claims_text(action, s))
+    return s(f"call_{verb.value}")
+
+
+def claims_text(action: Action, s: Strings) -> str:
+    """The project names of a ``declare``."""
+    return s.joiner.join(s.project(c.kind) for c in action.claims)
+
+
+def play_text(action: Action, s: Strings) -> Text:
+    """``10♦`` with ``· Ekka`` / ``· Baloot!`` when announced."""
+    assert action.card is not None
+    text = card_text(action.card)
+    if action.ekka:
+        text.append(" · " + s("ekka"), style="bold")
+    if action.baloot:
+        text.append(" · " + s("baloot_word"), style="bold")
+    return text
+
+
+def contract_text(contract: Contract, s: Strings) -> Text:
+    """``Hokum ♥ hearts · declarer W (EW) · doubled ×2 · locked``."""
+    if contract.trump is not None:
+        kind = s("hokum_in", suit=s.suit_with_symbol(contract.trump))
+    else:
+        kind = s("call_sun")
+    text = Text(kind, style="bold")
+    declarer = contract.declarer
+    text.append(" · " + s("declarer_is", seat=s.seat(declarer), team=declarer.team.name))
+    level = contract.level
+    if level != 1:
+        text.append(" · ")
+        text.append(s(f"level_{level}"), style="bold magenta")
+        if contract.trump is not None and level != "gahwa":
+            text.append(" · " + s("locked" if contract.locked else "open"))
+    return text
+
+
+def split_actions(
+    actions: Sequence[Action], bidding_length: int | None
+) -> tuple[list[Action], list[Action], list[Action]]:
+    """The actions of a hand as (bidding, doubling, play) — declarations go with the play."""
+    if bidding_length is None:
+        return list(actions), [], []
+    bidding = list(actions[:bidding_length])
+    rest = list(actions[bidding_length:])
+    doubling: list[Action] = []
+    for action in rest:
+        if action.verb in (Verb.PLAY, Verb.DECLARE):
+            break
+        doubling.append(action)
+    return bidding, doubling, rest[len(doubling) :]
+
+
+def tricks_of(
+    actions: Sequence[Action], trump: Suit | None
+) -> tuple[list[tuple[list[Played], Seat]], list[Played]]:
+    """Completed tricks (each with its winner) and the trick in progress, from the plays."""
+    done: list[tuple[list[Played], Seat]] = []
+    current: list[Played] = []
+    for action in actions:
+        if action.verb is not Verb.PLAY or action.card is None:
+            continue
+        current.append((action.seat, action.card, action))
+        if len(current) == 4:
+            winner = current[trick_winner([c for _, c, _ in current], trump)][0]
+            done.append((current, winner))
+            current = []
+    return done, current
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the table shows besides the seat's view."""
+
+    number: int
+    totals: tuple[int, int]
+    seed: int
+    seating: Seating
+    bidding_length: int | None
+    shown: tuple[tuple[Seat, Project], ...] = ()
+    choices: dict[Card, int] | None = None
+
+
+def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
+    """The table at a glance from the human's seat: calls, contract, trick, score, hand."""
+    seating = info.seating
+    trump = view.trump
+    rows: list[RenderableType] = []
+
+    score = Text()
+    score.append(s("match_score") + "  ", style="bold")
+    for team in Team:
+        if team:
+            score.append("   ")
+        score.append(seating.team_label(team, s) + " ")
+        score.append(str(info.totals[team]), style="bold cyan")
+    score.append("   " + s("to_target", target=152), style="dim")
+    rows.append(score)
+
+    contract = view.contract
+    line = Text()
+    if contract is None or view.phase in BIDDING_PHASES or view.phase is Phase.TRUMP_NAMING:
+        line.append(s("phase_label") + "  ", style="bold")
+        line.append(s(f"phase_{view.phase.name}"))
+        line.append("   " + s("exposed_card") + " ")
+        line.append_text(card_text(view.exposed))
+    else:
+        line.append(s("contract_label") + "  ", style="bold")
+        line.append_text(contract_text(contract, s))
+        if view.taker is not None:
+            line.append("   " + s("took_card", seat=s.seat(view.taker)) + " ")
+            line.append_text(card_text(view.exposed))
+    rows.append(line)
+
+    bidding, doubling, plays = split_actions(view.actions, info.bidding_length)
+    rows.append(_calls_line(s("calls_label"), bidding, s, round2_from=_round2_start(bidding)))
+    if doubling:
+        rows.append(_calls_line(s("doubling_label"), doubling, s))
+
+    rows.append(Text())
+    rows.append(_trick_grid(view, info, plays, s))
+    rows.append(Text())
+
+    if contract is not None and view.phase is not Phase.DOUBLING:
+        tricks = Text(s("tricks_label") + "  ", style="bold")
+        for team in Team:
+            if team:
+                tricks.append("   ")
+            tricks.append(
+                s(
+                    "tricks_points",
+                    team=seating.team_label(team, s),
+                    tricks=view.tricks[team],
+                    points=view.card_points[team],
+                )
+            )
+        rows.append(tricks)
+        projects = _projects_line(view, info, s)
+        if projects is not None:
+            rows.append(projects)
+
+    title = s(
+        "table_title",
+        number=info.number,
+        dealer=s.seat(view.dealer),
+        seed=info.seed,
+    )
+    panel = Panel(Group(*rows), title=title, title_align="left", border_style="blue")
+    hand_line = Text(s("your_cards") + "  ", style="bold")
+    hand_line.append_text(_hand_with_choices(view.cards, trump, info.choices))
+    return Group(panel, hand_line)
+
+
+def _round2_start(bidding: Sequence[Action]) -> int | None:
+    """Where round 2 starts in the calls: after four passes in round 1 (R4.5)."""
+    if len(bidding) > 4 and all(a.verb is Verb.PASS for a in bidding[:4]):
+        return 4
+    return None
+
+
+def _calls_line(
+    label: str, actions: Sequence[Action], s: Strings, round2_from: int | None = None
+) -> Text:
+    text = Text(label + "  ", style="bold")
+    if not actions:
+        text.append(s("no_calls_yet"), style="dim")
+    for k, action in enumerate(actions):
+        if k:
+            text.append("  ")
+        if round2_from is not None and k == round2_from:
+            text.append("| " + s("round2_short") + "  ", style="dim")
+        round2 = round2_from is not None and k >= round2_from
+        word = call_label(action, s, round2=round2)
+        style = "dim" if action.verb is Verb.PASS else "bold yellow"
+        text.append(s.seat(action.seat) + " ", style="cyan")
+        text.append(word, style=style)
+    return text
+
+
+def _trick_grid(
+    view: SeatView, info: TableInfo, plays: Sequence[Action], s: Strings
+) -> RenderableType:
+    seating = info.seating
+    me = seating.human
+    top, left, right = me.partner, me.after(3), me.next
+    done, current = tricks_of(plays, view.trump)
+    cards: dict[Seat, Text] = {}
+    centre = Text(justify="center")
+    if current:
+        for seat, _card, action in current:
+            cards[seat] = play_text(action, s)
+        centre.append(s("trick_of", number=len(done) + 1), style="dim")
+    elif done:
+        last, winner = done[-1]
+        for seat, _card, action in last:
+            text = play_text(action, s)
+            if seat != winner:
+                text.stylize("dim")
+            cards[seat] = text
+        centre.append(s("last_trick_to", number=len(done), seat=s.seat(winner)), style="green")
+    elif view.phase in BIDDING_PHASES or view.phase is Phase.TRUMP_NAMING:
+        centre.append(s("exposed_card") + "\n", style="dim")
+        centre.append_text(card_text(view.exposed))
+    elif view.phase is Phase.PLAYING:
+        centre.append(s("trick_of", number=1), style="dim")
+
+    def cell(seat: Seat) -> Text:
+        text = Text(justify="center")
+        text.append(seating.label(seat, s), style="bold" if seat == me else "")
+        marks = []
+        if seat == view.dealer:
+            marks.append(s("dealer_mark"))
+        if view.contract is not None and seat == view.contract.declarer:
+            marks.append(s("declarer_mark"))
+        if seat == view.to_act:
+            marks.append(s("to_act_mark"))
+        text.append("\n" + " · ".join(marks), style="dim")
+        declared = view.declared[seat]
+        if declared:
+            text.append("\n" + s.joiner.join(s.project(k) for k in declared), style="magenta")
+        text.append("\n")
+        text.append_text(cards.get(seat, Text("·", style="dim")))
+        return text
+
+    grid = Table.grid(expand=True)
+    for _ in range(3):
+        grid.add_column(justify="center", ratio=1)
+    grid.add_row(Text(), cell(top), Text())
+    grid.add_row(cell(left), centre, cell(right))
+    grid.add_row(Text(), cell(me), Text())
+    return grid
+
+
+def _projects_line(view: SeatView, info: TableInfo, s: Strings) -> Text | None:
+    if info.shown:
+        text = Text(s("shown_label") + "  ", style="bold")
+        for k, (seat, project) in enumerate(info.shown):
+            if k:
+                text.append("; ")
+            text.append(s.seat(seat) + " ", style="cyan")
+            text.append_text(project_text(project, s))
+        return text
+    if any(view.declared):
+        text = Text(s("declared_label") + "  ", style="bold")
+        first = True
+        for seat in Seat:
+            kinds = view.declared[seat]
+            if not kinds:
+                continue
+            if not first:
+                text.append("; ")
+            first = False
+            text.append(s.seat(seat) + " ", style="cyan")
+            text.append(s.joiner.join(s.project(k) for k in kinds), style="magenta")
+        return text
+    return None
+
+
+def _hand_with_choices(cards: CardSet, trump: Suit | None, choices: dict[Card, int] | None) -> Text:
+    text = Text()
+    previous: Suit | None = None
+    for card in hand_order(cards, trump):
+        if text:
+            text.append("   " if card.suit != previous else " ")
+        previous = card.suit
+        if choices is None:
+            text.append_text(card_text(card))
+        elif card in choices:
+            text.append(f"{choices[card]})", style="bold green")
+            text.append_text(card_text(card))
+        else:
+            text.append_text(card_text(card, dim=True))
+    return text
+
+
+# --------------------------------------------------------------------------- the score sheet
+
+
+_DECIDED_TIE_DIGIT = re.compile(r"tie: last digit (\d)")
+
+
+def decided_text(decided_by: str, s: Strings) -> str:
+    """The engine's ``decided_by`` in the player's words."""
+    found = _DECIDED_TIE_DIGIT.fullmatch(decided_by)
+    if found:
+        return s("decided_digit", digit=found.group(1))
+    key = {
+        "game points": "decided_game_points",
+        "raw points": "decided_raw",
+        "raw points tie": "decided_raw_tie",
+        "tie: the last caller loses": "decided_last_caller",
+        "kaboot": "decided_kaboot",
+    }.get(decided_by)
+    return decided_by if key is None else s(key)
+
+
+def shown_by_seat(hand: Hand, projects: Iterable[Project]) -> list[tuple[Seat, Project]]:
+    """Each shown project with the seat that held it."""
+    wanted = set(projects)
+    return [(seat, p) for seat in Seat for p in hand.projects(seat) if p in wanted]
+
+
+def render_sheet(
+    hand: Hand,
+    result: HandResult,
+    number: int,
+    totals: tuple[int, int],
+    seating: Seating,
+    s: Strings,
+) -> RenderableType:
+    """The score sheet of a finished hand: every figure the engine used, explained."""
+    title = s("sheet_title", number=number)
+    contract = result.contract
+    sheet = result.scoring
+    if contract is None or sheet is None:
+        kawesh = [a for a in hand.actions if a.verb is Verb.KAWESH]
+        reason = (
+            s("annulled_kawesh", seat=s.seat(kawesh[0].seat)) if kawesh else s("annulled_passes")
+        )
+        body = Group(
+            Text(reason, style="bold"),
+            Text(
+                s(
+                    "totals_line",
+                    ns=totals[0],
+                    ew=totals[1],
+                    us=seating.team_label(Team.NS, s),
+                    them=seating.team_label(Team.EW, s),
+                )
+            ),
+        )
+        return Panel(body, title=title, title_align="left", border_style="yellow")
+
+    sun = contract.kind == "sun"
+    lines: list[RenderableType] = [contract_text(contract, s)]
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("")
+    for team in Team:
+        table.add_column(seating.team_label(team, s), justify="right")
+
+    def row(label: str, values: tuple[object, object], style: str = "") -> None:
+        table.add_row(label, str(values[0]), str(values[1]), style=style)
+
+    row(s("row_tricks"), result.tricks)
+    row(s("row_card_points"), result.card_points)
+    if sheet.kaboot is None:
+        row(s("row_card_game_points"), sheet.card_game_points)
+    project_points = tuple(sum(p.kind.game_points(sun) for p in result.projects[t]) for t in Team)
+    row(s("row_projects"), (project_points[0], project_points[1]))
+    if not sun:
+        row(s("row_baloot"), result.baloot)
+    if sheet.kaboot is None:
+        row(s("row_game_points"), sheet.game_points, style="bold")
+    score = result.score or (0, 0)
+    row(s("row_written"), score, style="bold green")
+    row(s("row_totals"), totals, style="bold cyan")
+    lines.append(table)
+    lines.append(Text())
+    notes = _sheet_notes(hand, result, contract, s)
+    lines.extend(Text("• " + note) for note in notes)
+    return Panel(Group(*lines), title=title, title_align="left", border_style="green")
+
+
+def _sheet_notes(hand: Hand, result: HandResult, contract: Contract, s: Strings) -> list[str]:
+    sheet = result.scoring
+    assert sheet is not None
+    sun = contract.kind == "sun"
+    notes: list[str] = []
+    card_total = sum(result.card_points)
+    notes.append(s("note_card_points", total=card_total))
+    if sheet.kaboot is None:
+        counting = sheet.counting_team
+        if hand.rules.hokum_pair_rounding and not sun:
+            rule = s("rounding_pair")
+        else:
+            rule = s("rounding_sun" if sun else "rounding_hokum")
+        notes.append(
+            s(
+                "note_counting",
+                team=counting.name,
+                points=result.card_points[counting],
+                gp=sheet.card_game_points[counting],
+                rule=rule,
+                other=counting.other.name,
+                rest=sheet.card_game_points[counting.other],
+            )
+        )
+    for team in Team:
+        if result.projects[team]:
+            shown = "; ".join(
+                f"{s.seat(seat)} {project_text(p, s).plain}"
+                for seat, p in shown_by_seat(hand, result.projects[team])
+            )
+            notes.append(s("note_projects", team=team.name, shown=shown))
+    declared_only = [
+        (seat, projects)
+        for seat in Seat
+        if (projects := hand.declared(seat)) and not result.projects[seat.team]
+    ]
+    for seat, projects in declared_only:
+        notes.append(
+            s(
+                "note_declared_lost",
+                seat=s.seat(seat),
+                projects=s.joiner.join(s.project(p.kind) for p in projects),
+            )
+        )
+    if not any(result.projects) and not declared_only:
+        notes.append(s("note_no_projects"))
+    for team in Team:
+        if result.baloot[team]:
+            holder = [a.seat for a in hand.actions if a.baloot]
+            who = s.seat(holder[0]) if holder else team.name
+            notes.append(s("note_baloot", seat=who, team=team.name))
+    level = contract.level
+    numeric = 5 if level == "gahwa" else int(level)
+    if level == "gahwa":
+        notes.append(s("note_gahwa", team=sheet.winner.name))
+    elif numeric > 1:
+        factor = project_multiplier(hand.rules, numeric)
+        notes.append(s("note_doubled", level=s(f"level_{numeric}"), factor=factor))
+    if sheet.kaboot is not None:
+        notes.append(s("note_kaboot", team=sheet.kaboot.name))
+    declarers = contract.declarer.team
+    made_key = "note_made" if sheet.made else "note_failed"
+    notes.append(
+        s(
+            made_key,
+            team=declarers.name,
+            winner=sheet.winner.name,
+            decided=decided_text(sheet.decided_by, s),
+        )
+    )
+    score = result.score or (0, 0)
+    if level != "gahwa":
+        notes.append(
+            s(
+                "note_written",
+                ns=score[0],
+                ew=score[1],
+                how=_written_how(result, numeric, s),
+            )
+        )
+    return notes
+
+
+def _written_how(result: HandResult, level: int, s: Strings) -> str:
+    sheet = result.scoring
+    assert sheet is not None
+    if sheet.kaboot is not None:
+        return s("written_kaboot")
+    if level > 1:
+        return s("written_doubled")
+    if sheet.made:
+        return s("written_made")
+    return s("written_failed")

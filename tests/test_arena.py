@@ -1,0 +1,118 @@
+"""The arena: duplicate scheduling, its statistics, parallel runs and its command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baloot.arena import ArenaConfig, pair_seeds, ratio_interval, run_arena, wilson
+from baloot.record import loads
+from baloot.replay import replay
+
+
+def test_wilson_interval_matches_the_textbook_values() -> None:
+    # 81 of 263: Wilson 95 % interval 0.2553–0.3662 (Newcombe 1998, Stat Med 17, table II).
+    p, low, high = wilson(81, 263)
+    assert p == pytest.approx(0.3080, abs=1e-4)
+    assert low == pytest.approx(0.2553, abs=1e-4)
+    assert high == pytest.approx(0.3662, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 0.0, 1.0)
+    assert wilson(10, 10)[2] == pytest.approx(1.0)
+
+
+def test_the_points_interval_is_taken_over_pairs_not_hands() -> None:
+    mean, low, high = ratio_interval([(4, 2), (4, 2), (4, 2)])
+    assert (mean, low, high) == (2.0, 2.0, 2.0)
+    mean, low, high = ratio_interval([(30, 10), (-10, 10)])
+    assert mean == 1.0 and low < 0 < high
+
+
+def test_every_deck_is_played_twice_with_the_teams_swapped(tmp_path: Path) -> None:
+    config = ArenaConfig("random", "heuristic", pairs=2, seed=5, out=str(tmp_path))
+    summary = run_arena(config)
+    files = sorted(tmp_path.glob("*.baloot"))
+    assert [f.name for f in files] == [
+        "match-00001-1.baloot",
+        "match-00001-2.baloot",
+        "match-00002-1.baloot",
+        "match-00002-2.baloot",
+    ]
+    first, second = (loads(f.read_text(encoding="utf-8")) for f in files[:2])
+    assert first.hands[0].deck == second.hands[0].deck
+    assert first.metadata["players"] == {
+        "N": "bot:random", "W": "bot:heuristic", "S": "bot:random", "E": "bot:heuristic"
+    }  # fmt: skip
+    assert second.metadata["players"]["N"] == "bot:heuristic"
+    wins = 0
+    for path in files:
+        result = replay(loads(path.read_text(encoding="utf-8")))
+        a_team = (
+            "NS"
+            if loads(path.read_text(encoding="utf-8")).metadata["players"]["N"] == ("bot:random")
+            else "EW"
+        )
+        wins += result.winner is not None and result.winner.name == a_team
+    assert summary.a_match_wins == wins
+    assert summary.a_match_wins + summary.b_match_wins == summary.games == 4
+
+
+def test_hands_mode_counts_every_bid_once() -> None:
+    summary = run_arena(ArenaConfig("random", "random", pairs=30, seed=2, hands=True))
+    a, b = summary.sides
+    assert summary.hands == 60
+    assert a.bids + b.bids == summary.played_hands <= summary.hands
+    assert a.made <= a.bids and b.made <= b.bids
+    assert a.match_wins == b.match_wins == 0
+    assert a.decisions > 0 and b.decisions > 0
+
+
+def test_two_jobs_give_the_same_verdict_as_one() -> None:
+    config = ArenaConfig("random", "random", pairs=6, seed=9)
+    one = run_arena(config, jobs=1).to_json()
+    two = run_arena(config, jobs=2).to_json()
+    for key in ("pairs", "hands", "match_win_rate", "points_per_hand"):
+        assert one[key] == two[key]
+
+
+def test_pair_seeds_are_reproducible() -> None:
+    assert pair_seeds(3, 4) == pair_seeds(3, 4) != pair_seeds(4, 4)
+
+
+def test_random_rules_differ_between_pairs() -> None:
+    summary = run_arena(ArenaConfig("random", "random", pairs=3, seed=1, hands=True, rules=None))
+    assert summary.to_json()["rules"] == "random"
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "baloot", "arena", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+    )
+
+
+def test_the_arena_command_prints_a_verdict_and_json() -> None:
+    result = arena("heuristic", "random", "--matches", "3", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert "matches won" in result.stdout and "ms per decision" in result.stdout
+    assert "hands per second" in result.stdout
+    result = arena("random", "random", "--hands", "5", "--json", "--rules", "federation")
+    data = json.loads(result.stdout)
+    assert data["mode"] == "hands" and data["pairs"] == 5 and data["rules"] == "federation"
+    assert set(data["sides"]) == {"a", "b"}
+
+
+def test_the_arena_command_refuses_bad_input_clearly() -> None:
+    result = arena("random", "nosuchbot")
+    assert result.returncode == 2 and "unknown bot 'nosuchbot'" in result.stderr
+    result = arena("random", "random", "--matches", "0")
+    assert result.returncode == 2 and "at least 1" in result.stderr
+    result = arena("random", "random", "--rule", "bogus=1")
+    assert result.returncode == 2 and "bogus" in result.stderr
+    assert "Traceback" not in result.stderr

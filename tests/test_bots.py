@@ -1,0 +1,150 @@
+"""The bot interface: the registry, entry points, the driver's checks, seeded bots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+
+import baloot.bots.base as base
+from baloot import Action, Hand, Seat
+from baloot.arena import ArenaConfig, run_arena
+from baloot.bots import (
+    Bot,
+    BotError,
+    HeuristicBot,
+    RandomBot,
+    UnknownBotError,
+    available_bots,
+    make_bot,
+    play_hand,
+    play_match,
+)
+from baloot.match import Match
+from baloot.view import SeatView
+
+
+def test_the_built_in_bots_are_registered_and_satisfy_the_protocol() -> None:
+    bots = available_bots()
+    assert {"random", "heuristic"} <= set(bots)
+    for name in ("random", "heuristic"):
+        bot = make_bot(name, random.Random(1))
+        assert isinstance(bot, Bot) and bot.name == name
+    assert isinstance(make_bot("heuristic", random.Random(1)), HeuristicBot)
+
+
+def test_an_unknown_bot_names_the_known_ones() -> None:
+    with pytest.raises(UnknownBotError, match=r"unknown bot 'nope'.*heuristic, random"):
+        make_bot("nope", random.Random(1))
+
+
+@dataclass
+class _EntryPoint:
+    name: str
+    factory: base.BotFactory
+
+    def load(self) -> base.BotFactory:
+        return self.factory
+
+
+class _FirstLegal:
+    name = "first"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
+def test_bots_of_installed_packages_are_found_by_their_entry_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def fake_entry_points(group: str) -> list[_EntryPoint]:
+        assert group == "pybaloot.bots"
+        return [_EntryPoint("first", _FirstLegal)]
+
+    base._installed.cache_clear()
+    monkeypatch.setattr(base, "entry_points", fake_entry_points)
+    try:
+        assert isinstance(make_bot("first", random.Random(1)), _FirstLegal)
+    finally:
+        base._installed.cache_clear()
+
+
+class _Cheat:
+    """Plays a card that is not legal whenever it can."""
+
+    name = "cheat"
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        for card in view.cards:
+            action = Action(view.seat, legal[-1].verb, card=card)
+            if action not in legal and legal[-1].card is not None:
+                return action
+        return legal[0]
+
+
+def test_the_driver_refuses_an_illegal_choice_and_applies_nothing() -> None:
+    bots: dict[Seat, Bot] = {seat: _Cheat() for seat in Seat}
+    hand = Hand.new(rng=random.Random(4))
+    with pytest.raises(BotError, match=r"bot cheat at .* chose an illegal action"):
+        play_hand(hand, bots)
+    assert hand.to_act is not None and not hand.is_over
+
+
+def test_a_bot_is_given_its_own_seat_view_and_the_legal_actions() -> None:
+    seen: list[tuple[Seat, Seat | None, int]] = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            seen.append((view.seat, view.to_act, len(view.cards)))
+            assert tuple(legal) == view.legal
+            return legal[0]
+
+    hand = play_hand(Hand.new(rng=random.Random(2)), {seat: Spy() for seat in Seat})
+    assert hand.is_over
+    assert all(seat == to_act for seat, to_act, _ in seen)
+
+
+def test_seeded_random_bots_replay_the_same_match() -> None:
+    def record() -> list[list[str]]:
+        match = Match.new(rng=random.Random(8))
+        bots: dict[Seat, Bot] = {s: RandomBot(random.Random(int(s))) for s in Seat}
+        play_match(match, bots)
+        return [h.actions for h in match.to_record().hands]
+
+    assert record() == record()
+
+
+def test_the_driver_announces_baloot_for_a_bot() -> None:
+    announced = 0
+    for seed in range(60):
+        hand = Hand.new(rng=random.Random(seed))
+        play_hand(hand, {s: RandomBot(random.Random(seed * 4 + int(s))) for s in Seat})
+        announced += sum(a.baloot for a in hand.actions)
+        trump = None if hand.contract is None else hand.contract.trump
+        for action in hand.actions:
+            if action.baloot:
+                assert action.card is not None and action.card.suit == trump
+    assert announced > 0
+
+
+def test_no_bot_plays_an_illegal_action_in_many_hands_under_random_flags() -> None:
+    """Every choice of both built-in bots is checked by the driver (BotError otherwise)."""
+    summary = run_arena(
+        ArenaConfig("heuristic", "random", pairs=300, seed=11, hands=True, rules=None)
+    )
+    assert summary.hands == 600
+
+
+@pytest.mark.slow
+def test_no_bot_plays_an_illegal_action_in_ten_thousand_hands() -> None:
+    summary = run_arena(
+        ArenaConfig("heuristic", "random", pairs=5000, seed=12, hands=True, rules=None), jobs=2
+    )
+    assert summary.hands == 10_000
