@@ -17,16 +17,9 @@ from rich.console import Console
 
 from baloot.actions import Verb
 from baloot.cards import Card
+from baloot.cli.game import Game, Options, parse_card_answer
 from baloot.cli.i18n import AR, EN, check_tables, fields, strings
-from baloot.cli.play import (
-    Game,
-    Options,
-    PlayUsageError,
-    add_arguments,
-    parse_bots,
-    parse_card_answer,
-    parse_options,
-)
+from baloot.cli.play import PlayUsageError, add_arguments, parse_bots, parse_options
 from baloot.record import loads
 from baloot.replay import replay
 from baloot.rules import Rules
