@@ -10,23 +10,35 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 
+from baloot.actions import Action, Verb
 from baloot.hand import Hand
 from baloot.state import Phase
 
+_HOKUM_CALLS = frozenset({Verb.PASS, Verb.HOKUM, Verb.TRUMP})
 
-def random_hands(count: int, seed: int) -> tuple[float, int, int]:
-    """Play ``count`` random hands; return (seconds, decisions, hands with a contract)."""
+
+def random_hands(count: int, seed: int, hokum: bool = False) -> tuple[float, int, int]:
+    """Play ``count`` random hands; return (seconds, decisions, Hokum contracts).
+
+    Uniform calls end nearly every hand in Sun (each Sun take-over offer is a coin toss);
+    ``hokum`` makes every seat pass or bid Hokum, so that the Hokum rules of play are timed.
+    """
     rng = random.Random(seed)
-    decisions = played = 0
+    decisions = hokums = 0
     start = time.perf_counter()
     for _ in range(count):
         hand = Hand.new(rng=rng)
         while not hand.is_over:
-            hand.apply(rng.choice(hand.legal_actions()))
+            legal: Sequence[Action] = hand.legal_actions()
+            if hokum and hand.bidding_length is None:
+                legal = [a for a in legal if a.verb in _HOKUM_CALLS] or legal
+            hand.apply(rng.choice(legal))
             decisions += 1
-        played += hand.result().outcome == "played"
-    return time.perf_counter() - start, decisions, played
+        contract = hand.result().contract
+        hokums += contract is not None and contract.kind == "hokum"
+    return time.perf_counter() - start, decisions, hokums
 
 
 def play_positions(count: int, seed: int) -> list[Hand]:
@@ -70,12 +82,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     random_hands(200, args.seed + 1)  # warm the caches and the interpreter
-    seconds, decisions, played = random_hands(args.hands, args.seed)
-    print(
-        f"random hands:      {args.hands / seconds:10,.0f} hands/s "
-        f"({played} with a contract, {decisions / args.hands:.1f} decisions a hand, "
-        f"{decisions / seconds:,.0f} decisions/s)"
-    )
+    for label, hokum in (("random hands:     ", False), ("random Hokum hands:", True)):
+        seconds, decisions, hokums = random_hands(args.hands, args.seed, hokum)
+        print(
+            f"{label} {args.hands / seconds:10,.0f} hands/s "
+            f"({hokums} Hokum, {decisions / args.hands:.1f} decisions a hand, "
+            f"{decisions / seconds:,.0f} decisions/s)"
+        )
     positions = play_positions(args.positions, args.seed)
     seconds = legal_generations(positions)
     print(f"legal generations: {len(positions) / seconds:10,.0f} per second (play phase)")

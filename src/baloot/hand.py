@@ -59,6 +59,9 @@ if TYPE_CHECKING:
     from baloot.view import SeatView
 
 
+_SUITS: Final = tuple(Suit)
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     """The contract: Hokum (with its trump) or Sun, the declarer and the doubling."""
@@ -297,7 +300,7 @@ class Hand(Bidding, Play):
         level: int | str = "gahwa" if self._level == GAHWA else self._level
         return Contract(
             "hokum" if self._kind == HOKUM else "sun",
-            None if self._kind == SUN else Suit(self._trump),
+            None if self._kind == SUN else _SUITS[self._trump],
             SEATS[self._declarer],
             level,
             self._locked,

@@ -1,0 +1,125 @@
+"""The engine's helpers for interfaces and bots: questions, tricks, announcements, views."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from spec_example import ACTIONS, DECK
+
+from baloot import Card, CardSet, Hand, Rules, Seat, Suit
+from baloot.bidding import Question
+from baloot.cards import CARDS, strength, trick_winner
+from baloot.cli import main
+
+ORDERED = " ".join(c.text for c in CARDS)
+
+
+def apply_all(hand: Hand, *actions: str) -> Hand:
+    for action in actions:
+        hand.apply(action)
+    return hand
+
+
+def test_question_names_each_kind_of_bidding_offer() -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    assert hand.question == Question("bid")
+    apply_all(hand, "N pass", "W hokum")
+    assert hand.question == Question("bid", Seat.W)
+    apply_all(hand, "S pass", "E pass")
+    assert hand.question == Question("sun_over_hokum", Seat.W)
+    apply_all(hand, "N pass")
+    assert hand.question == Question("confirm_hokum", Seat.W)
+    apply_all(hand, "W pass")
+    assert hand.question == Question("double", Seat.W)
+    apply_all(hand, "N double open")
+    assert hand.question == Question("triple", Seat.N)
+    assert hand.contract is not None and hand.contract.doubler is Seat.N
+    apply_all(hand, "W triple")
+    assert hand.question == Question("four", Seat.W)
+    apply_all(hand, "N four locked")
+    assert hand.question == Question("gahwa", Seat.N)
+    apply_all(hand, "W pass")
+    assert hand.question == Question("play")
+
+
+def test_question_names_the_take_over_and_later_rounds() -> None:
+    hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), "N pass", "W pass", "S ashkal")
+    assert hand.question == Question("take_over_ashkal", Seat.S)
+    hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), "N pass", "W sun")
+    assert hand.question == Question("take_over_sun", Seat.W)
+    hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), *(f"{s} pass" for s in "NWSE"))
+    apply_all(hand, "N hokum", "W pass", "S pass", "E pass")
+    assert hand.question == Question("name_trump")
+    rules = Rules(third_round_on_ace=True)
+    ace_exposed = ORDERED.split()
+    ace_exposed[20], ace_exposed[0] = ace_exposed[0], ace_exposed[20]  # As becomes card 21
+    hand = Hand.from_deck(" ".join(ace_exposed), dealer="E", rules=rules)
+    apply_all(hand, *(f"{s} pass" for s in "NWSENWSE"))
+    assert hand.question == Question("third_round")
+    apply_all(hand, "N pass")
+    assert hand.question is None and hand.is_over
+
+
+def test_completed_tricks_name_each_winner_of_the_example() -> None:
+    hand = apply_all(Hand.from_deck(DECK, dealer="E"), *ACTIONS)
+    tricks = hand.completed_tricks()
+    assert len(tricks) == 8
+    # record-format.md's example: S wins the first trick with the Jack of trumps.
+    first, winner = tricks[0]
+    assert [c.text for _, c in first] == ["8d", "Kd", "Jd", "9d"] and winner is Seat.S
+    won = [sum(1 for _, w in tricks if w.team == team) for team in (Seat.N.team, Seat.W.team)]
+    assert tuple(won) == hand.tricks == (6, 2)
+
+
+def test_announced_adds_baloot_to_the_second_of_king_and_queen_only() -> None:
+    for seed in range(200):
+        hand = Hand.new(rng=random.Random(seed))
+        players = random.Random(seed)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            # Uniform bidding almost always ends in Sun: prefer Hokum so that trumps exist.
+            hokum = [a for a in legal if str(a).endswith((" hokum", " pass"))]
+            action = players.choice(hokum or legal) if hand.contract is None else None
+            action = action or players.choice(legal)
+            said = hand.announced(action)
+            if said.baloot:
+                assert action.card is not None and hand.contract is not None
+                assert action.card.suit == hand.contract.trump
+                assert action.card.rank.letter in "KQ"
+                hand.apply(said)
+                return
+            assert said is action
+            hand.apply(action)
+    pytest.fail("no Baloot in 200 random hands")
+
+
+def test_a_view_counts_unseen_cards() -> None:
+    hand = Hand.from_deck(DECK, dealer="E")
+    view = hand.view("N")
+    assert len(view.unseen) == 32 - 5 - 1 and Card.parse("Jd") not in view.unseen
+    apply_all(hand, *ACTIONS[:14])
+    view = hand.view("N")
+    assert view.played == CardSet.parse("8d Kd Jd 9d")
+    assert len(view.unseen) == 32 - len(view.cards) - 4
+
+
+def test_strength_and_trick_winner_follow_r2_2() -> None:
+    hearts = Suit.HEARTS
+    order = ["Jh", "9h", "Ah", "Th", "Kh", "Qh", "8h", "7h"]
+    assert sorted(order, key=lambda t: -strength(Card.parse(t), hearts)) == order
+    plain = ["As", "Ts", "Ks", "Qs", "Js", "9s", "8s", "7s"]
+    assert sorted(plain, key=lambda t: -strength(Card.parse(t), None)) == plain
+    cards = [Card.parse(t) for t in ("7c", "Ac", "Kd", "7h")]
+    assert trick_winner(cards, None) == 1
+    assert trick_winner(cards, hearts) == 3
+
+
+def test_the_arena_command_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "heuristic", "random", "--matches", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "matches won" in out and "hands bid" in out
+    assert main(["arena", "random", "random", "--hands", "3", "--json"]) == 0
+    assert '"mode": "hands"' in capsys.readouterr().out
+    assert main(["arena", "random", "bogus"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
