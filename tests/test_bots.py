@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 import baloot.bots.base as base
-from baloot import Action, Hand, Seat
+from baloot import Action, Hand, Seat, Verb
 from baloot.arena import ArenaConfig, run_arena
 from baloot.bots import (
     Bot,
@@ -80,10 +80,11 @@ class _Cheat:
     name = "cheat"
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        for card in view.cards:
-            action = Action(view.seat, legal[-1].verb, card=card)
-            if action not in legal and legal[-1].card is not None:
-                return action
+        if legal[-1].verb is Verb.PLAY:
+            for card in view.cards:
+                action = Action(view.seat, Verb.PLAY, card=card)
+                if action not in legal:
+                    return action
         return legal[0]
 
 

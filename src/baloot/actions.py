@@ -87,6 +87,12 @@ class Action:
 
     ``locked`` is set for a Hokum ``double``/``four`` (True = locked, False = open) and None
     otherwise; ``ekka`` and ``baloot`` only go with ``play``; ``claims`` only with ``declare``.
+    Any other combination is a :class:`NotationError`.
+
+    >>> Action(Seat.N, Verb.PLAY)
+    Traceback (most recent call last):
+    ...
+    baloot.errors.NotationError: play needs card
     """
 
     seat: Seat
@@ -98,18 +104,30 @@ class Action:
     baloot: bool = False
     claims: tuple[Claim, ...] = ()
 
+    def __post_init__(self) -> None:
+        verb = self.verb
+        for needed, present, what in (
+            (verb is Verb.PLAY, self.card is not None, "card"),
+            (verb is Verb.TRUMP, self.suit is not None, "suit"),
+            (verb is Verb.DECLARE, bool(self.claims), "project"),
+        ):
+            if needed != present:
+                raise NotationError(f"{verb.value} {'needs' if needed else 'takes no'} {what}")
+        if (self.ekka or self.baloot) and verb is not Verb.PLAY:
+            raise NotationError("ekka and baloot go only with play")
+        if self.locked is not None and verb not in (Verb.DOUBLE, Verb.FOUR):
+            raise NotationError(f"{verb.value} is neither open nor locked")
+
     def __str__(self) -> str:
         verb = self.verb
         text = f"{self.seat.name} {verb.value}"
-        if verb is Verb.PLAY:
-            assert self.card is not None
+        if self.card is not None:
             text += " " + self.card.text
             if self.ekka:
                 text += " ekka"
             if self.baloot:
                 text += " baloot"
-        elif verb is Verb.TRUMP:
-            assert self.suit is not None
+        elif self.suit is not None:
             text += " " + self.suit.letter
         elif verb is Verb.DECLARE:
             text += "".join(" " + str(c) for c in self.claims)

@@ -474,10 +474,11 @@ class Hand(Bidding, Play):
         if phase is DOUBLING:
             self._apply_doubling(action)
         elif phase is NAMING:
-            if verb is Verb.SUN:
+            suit = action.suit
+            if suit is None:
                 self._set_contract(SUN, -1, s)
             else:
-                self._set_contract(HOKUM, int(action.suit), s)  # type: ignore[arg-type]
+                self._set_contract(HOKUM, int(suit), s)
         elif self._queue:
             self._apply_window(s, verb)
         else:
