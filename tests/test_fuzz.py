@@ -27,17 +27,11 @@ from baloot.errors import NotationError, RecordError
 from baloot.match import Match
 from baloot.record import Record, dumps, loads
 from baloot.replay import ReplayError, replay
-from baloot.rules import CHOICES, FLAG_NAMES
-
-
-def random_rules(rng: random.Random) -> Rules:
-    flags = {n: rng.choice(CHOICES.get(n, (False, True))) for n in sorted(FLAG_NAMES)}
-    return Rules().replace(**flags)
 
 
 def random_match_record(seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    match = Match.new(rng=rng, dealer=rng.choice(list(Seat)), rules=random_rules(rng))
+    match = Match.new(rng=rng, dealer=rng.choice(list(Seat)), rules=Rules.random(rng))
     stop = rng.randrange(50, 600)
     for _ in range(stop):
         if match.is_over:
@@ -307,7 +301,7 @@ def run_main(args: list[str], stdin: str) -> tuple[int, str, str]:
 def test_any_random_record_prints_as_a_sheet_and_as_json(seed: int, stop: int) -> None:
     """In progress, annulled, doubled or won: every record that replays also prints."""
     rng = random.Random(seed)
-    match = Match.new(rng=rng, dealer=rng.choice(list(Seat)), rules=random_rules(rng))
+    match = Match.new(rng=rng, dealer=rng.choice(list(Seat)), rules=Rules.random(rng))
     for _ in range(stop):
         if match.is_over:
             break
@@ -351,7 +345,7 @@ def test_action_like_words_into_action_parse(words: list[str]) -> None:
 @given(st.integers(0, 2**32 - 1), st.integers(0, 120))
 def test_actions_of_random_games_round_trip(seed: int, limit: int) -> None:
     rng = random.Random(seed)
-    hand = Hand.new(rng=rng, dealer=rng.choice(list(Seat)), rules=random_rules(rng))
+    hand = Hand.new(rng=rng, dealer=rng.choice(list(Seat)), rules=Rules.random(rng))
     seen = 0
     while not hand.is_over and seen < limit:
         legal = hand.legal_actions()

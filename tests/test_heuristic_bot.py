@@ -8,7 +8,6 @@ P3 = S, P4 = E) and reached through the public door (``Hand.apply``); the bot on
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping
 
@@ -18,7 +17,6 @@ from baloot import Action, Card, Hand, Phase, Rules, Seat, Suit, Team, Verb
 from baloot.bots import Bot, BotTimer, HeuristicBot, RandomBot, make_bot, play_hand, play_match
 from baloot.bots.heuristic import defence_value, hokum_value, sun_value
 from baloot.match import Match
-from baloot.rules import CHOICES
 
 #: R3.2: the place (0 = P1 … 3 = P4) that receives each of the first 20 cards.
 FIRST_DEAL = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)
@@ -123,15 +121,6 @@ def decide_play(hand: Hand) -> str:
     return choice
 
 
-def random_rules(rng: random.Random) -> Rules:
-    """Every R14 flag at a random value: one of CHOICES, or a boolean."""
-    flags: dict[str, object] = {}
-    for field in dataclasses.fields(Rules):
-        choices = CHOICES.get(field.name)
-        flags[field.name] = rng.choice(choices) if choices else rng.random() < 0.5
-    return Rules.classic().replace(**flags)
-
-
 # --------------------------------------------------------------------------- legality
 
 
@@ -144,7 +133,7 @@ def test_four_heuristic_bots_play_legal_hands_under_random_rule_flags() -> None:
     rng = random.Random(2024)
     verbs: set[Verb] = set()
     for seed in range(400):
-        rules = random_rules(rng)
+        rules = Rules.random(rng)
         score = (rng.randrange(0, 152), rng.randrange(0, 152))
         hand = Hand.new(
             rng=random.Random(seed), dealer=rng.choice(list(Seat)), rules=rules, score_before=score
@@ -169,7 +158,7 @@ def test_four_heuristic_bots_play_legal_hands_under_random_rule_flags() -> None:
 def test_heuristic_bots_play_legal_matches_under_random_rule_flags() -> None:
     rng = random.Random(7)
     for seed in range(6):
-        match = Match.new(rng=random.Random(seed), rules=random_rules(rng))
+        match = Match.new(rng=random.Random(seed), rules=Rules.random(rng))
         bots = {s: HeuristicBot(random.Random(seed * 4 + s)) for s in Seat}
         assert play_match(match, bots).is_over
 

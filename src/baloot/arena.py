@@ -25,7 +25,7 @@ from baloot.bots.base import Bot
 from baloot.hand import Hand, HandResult
 from baloot.match import Match
 from baloot.record import dumps
-from baloot.rules import CHOICES, CLASSIC, FLAG_NAMES, Rules
+from baloot.rules import CLASSIC, Rules
 from baloot.seats import Seat, Team
 from baloot.view import SeatView
 
@@ -85,13 +85,6 @@ def pair_seeds(seed: int, count: int) -> list[int]:
     return [rng.randrange(1 << 62) for _ in range(count)]
 
 
-def random_rules(rng: random.Random) -> Rules:
-    """Rules with every R14 flag drawn at random."""
-    return Rules().replace(
-        **{name: rng.choice(CHOICES.get(name, (False, True))) for name in sorted(FLAG_NAMES)}
-    )
-
-
 def _count_hand(result: HandResult, a_team: Team, pair: PairResult) -> None:
     """Add one finished hand to the pair's figures, seen from bot A's team."""
     pair.hands += 1
@@ -126,7 +119,7 @@ class _Timed:
 
 def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
     """Play duplicate pair number ``index`` (1-based) of ``config`` from ``seed``."""
-    rules = config.rules if config.rules is not None else random_rules(random.Random(seed))
+    rules = config.rules if config.rules is not None else Rules.random(random.Random(seed))
     pair = PairResult()
     for game, a_team in enumerate((Team.NS, Team.EW), 1):
         bots: dict[Seat, Bot] = {}

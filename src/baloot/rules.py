@@ -15,6 +15,7 @@ baloot.errors.RulesError: rule flag kawesh_enabled takes true or false, not 'yes
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -134,6 +135,19 @@ class Rules:
             if preset == self:
                 return name
         return None
+
+    @classmethod
+    def random(cls, rng: random.Random) -> Rules:
+        """Rules with every flag drawn at random from its values (for fuzzing and arenas).
+
+        >>> import random
+        >>> Rules.random(random.Random(1)) == Rules.random(random.Random(1))
+        True
+        """
+        flags: dict[str, Any] = {
+            name: rng.choice(CHOICES.get(name, (False, True))) for name in sorted(FLAG_NAMES)
+        }
+        return cls().replace(**flags)
 
     def with_flag_text(self, assignment: str) -> Rules:
         """A copy with one ``FLAG=VALUE`` assignment from a command line applied.

@@ -19,11 +19,12 @@ from baloot.hand import Hand
 from baloot.match import Match
 from baloot.record import Record, dumps, loads, loads_all
 from baloot.replay import Replay, ReplayError, replay
-from baloot.rules import CHOICES, FLAG_NAMES, PRESETS, Rules
+from baloot.rules import Rules
 from baloot.seats import Seat
 
 from . import arena as arena_command
 from . import play as play_command
+from .options import add_rules_arguments, rules_from_arguments
 from .sheet import render_hand
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
@@ -177,23 +178,6 @@ def _completed(hand: Hand, taker: Seat) -> list[CardSet]:
     return [CardSet(m) for m in held]
 
 
-def _random_rules(rng: random.Random) -> Rules:
-    flags: dict[str, object] = {}
-    for name in sorted(FLAG_NAMES):
-        choices = CHOICES.get(name, (False, True))
-        flags[name] = rng.choice(choices)
-    return Rules().replace(**flags)
-
-
-def _base_rules(args: argparse.Namespace) -> Rules | None:
-    if args.rules == "random":
-        return None
-    rules = Rules.preset(args.rules)
-    for assignment in args.rule:
-        rules = rules.with_flag_text(assignment)
-    return rules
-
-
 def random_match(seed: int, rules: Rules, dealer: Seat = Seat.E) -> Match:
     """A match played out with uniformly random legal actions, reproducible by ``seed``."""
     rng = random.Random(seed)
@@ -204,14 +188,14 @@ def random_match(seed: int, rules: Rules, dealer: Seat = Seat.E) -> Match:
 
 
 def _cmd_random(args: argparse.Namespace) -> int:
-    base = _base_rules(args)
+    base = rules_from_arguments(args)
     out = Path(args.out) if args.out else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     width = max(3, len(str(args.count)))
     for k in range(1, args.count + 1):
         seed = args.seed * 1_000_003 + k if args.count > 1 else args.seed
-        rules = base if base is not None else _random_rules(random.Random(seed))
+        rules = base if base is not None else Rules.random(random.Random(seed))
         record: Record = random_match(seed, rules).to_record(
             comment=f"random legal play, seed {args.seed}, match {k}"
         )
@@ -272,15 +256,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, default=1, help="how many matches (default 1)")
     p.add_argument("--out", metavar="DIR", help="write one file per match into DIR")
-    p.add_argument(
-        "--rules",
-        default="classic",
-        choices=[*PRESETS, "random"],
-        help="a preset, or random flags for every match",
-    )
-    p.add_argument(
-        "--rule", action="append", default=[], metavar="FLAG=VALUE", help="change one flag"
-    )
+    add_rules_arguments(p, random_per="match")
     p.add_argument("--json", action="store_true", help="write JSON instead of TOML")
     p.set_defaults(run=_cmd_random)
     return parser

@@ -13,7 +13,8 @@ from rich.table import Table
 from baloot.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.bots import available_bots
 from baloot.bots.driver import BotError
-from baloot.rules import PRESETS, Rules
+
+from .options import add_rules_arguments, rules_from_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,15 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=1, metavar="K", help="processes (cores)")
     parser.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     parser.add_argument("--out", metavar="DIR", help="write every game as a baloot/1 record")
-    parser.add_argument(
-        "--rules",
-        default="classic",
-        choices=[*PRESETS, "random"],
-        help="a preset, or random flags for every pair",
-    )
-    parser.add_argument(
-        "--rule", action="append", default=[], metavar="FLAG=VALUE", help="change one flag"
-    )
+    add_rules_arguments(parser, random_per="pair")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,11 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if count < 1 or args.jobs < 1:
         print("baloot: --matches, --hands and --jobs must be at least 1", file=sys.stderr)
         return 2
-    rules: Rules | None = None
-    if args.rules != "random":
-        rules = Rules.preset(args.rules)
-        for assignment in args.rule:
-            rules = rules.with_flag_text(assignment)
+    rules = rules_from_arguments(args)
     config = ArenaConfig(
         args.bot_a, args.bot_b, count, args.seed, args.hands is not None, rules, args.out
     )

@@ -14,11 +14,12 @@ from rich.console import Console
 
 from baloot.bots import available_bots
 from baloot.errors import BalootError
-from baloot.rules import PRESETS, Rules
+from baloot.rules import Rules
 from baloot.seats import Seat
 
 from .game import TERMINAL_DELAY, Game, Options
 from .i18n import LANGUAGES
+from .options import add_rules_arguments, rules_from_arguments
 
 USAGE_ERROR = 2
 DEFAULT_BOT = "heuristic"
@@ -47,16 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, help="a seed for a reproducible match (deck, first dealer and bots)"
     )
-    parser.add_argument(
-        "--rules", default="classic", choices=list(PRESETS), help="the rules preset"
-    )
-    parser.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="FLAG=VALUE",
-        help="change one rule flag (repeatable), e.g. must_undertrump=true",
-    )
+    add_rules_arguments(parser)
     parser.add_argument(
         "--lang", choices=list(LANGUAGES), default="en", help="language: en or ar (Arabic)"
     )
@@ -112,9 +104,7 @@ def parse_bots(spec: str, human: Seat) -> dict[Seat, str]:
 def parse_options(args: argparse.Namespace) -> Options:
     """Check the command line: rules, bots, seat, file; raise :class:`BalootError` if wrong."""
     human = Seat[args.seat]
-    rules = Rules.preset(args.rules)
-    for assignment in args.rule:
-        rules = rules.with_flag_text(assignment)
+    rules = rules_from_arguments(args) or Rules.preset(args.rules)
     bots = parse_bots(args.bots, human)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     save = Path(args.save) if args.save else None
