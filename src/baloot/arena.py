@@ -250,9 +250,7 @@ class ArenaSummary:
             "games": self.games,
             "hands": self.hands,
             "seed": self.config.seed,
-            "rules": "random"
-            if self.config.rules is None
-            else self.config.rules.name() or "custom",
+            "rules": _rules_name(self.config.rules),
             "match_win_rate": None if self.config.hands else {"a": rate, "low": low, "high": high},
             "points_per_hand": {"a_minus_b": mean, "low": mean_low, "high": mean_high},
             "sides": sides,

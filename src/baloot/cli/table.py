@@ -81,18 +81,6 @@ def hand_order(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
     return sorted(cards, key=lambda c: (suits.index(c.suit), -strength(c, trump)))
 
 
-def cards_line(cards: Sequence[Card], trump: Suit | None) -> Text:
-    """The cards in :func:`hand_order`, two spaces between suits."""
-    text = Text()
-    previous: Suit | None = None
-    for card in hand_order(cards, trump):
-        if text:
-            text.append("  " if card.suit != previous else " ")
-        text.append_text(card_text(card))
-        previous = card.suit
-    return text
-
-
 def project_text(project: Project, s: Strings) -> Text:
     """``sira (Q♥ J♥ 10♥)``."""
     text = Text(s.project(project.kind) + " (")
