@@ -11,6 +11,11 @@ from baloot import Card, CardSet, Hand, Rules, Seat, Suit
 from baloot.bidding import Question
 from baloot.cards import CARDS, strength, trick_winner
 from baloot.cli import main
+from baloot.cli.i18n import AR, AR_REASONS, check_tables, fields, strings
+from baloot.errors import IllegalActionError
+from baloot.reasons import REASONS, reason_fields, reason_text
+from baloot.record import loads
+from baloot.replay import ReplayError, replay
 
 ORDERED = " ".join(c.text for c in CARDS)
 
@@ -123,3 +128,58 @@ def test_the_arena_command_in_process(capsys: pytest.CaptureFixture[str]) -> Non
     assert '"mode": "hands"' in capsys.readouterr().out
     assert main(["arena", "random", "bogus"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_every_reason_code_has_an_arabic_template_with_the_same_fields() -> None:
+    assert AR_REASONS.keys() == REASONS.keys()
+    for code, template in REASONS.items():
+        assert fields(AR_REASONS[code]) == fields(template) == reason_fields(code), code
+    check_tables()
+
+
+def _illegal(hand: Hand, action: str) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as info:
+        hand.apply(action)
+    return info.value
+
+
+def test_illegal_actions_carry_a_code_and_params_and_the_same_english_reason() -> None:
+    hand = apply_all(Hand.from_deck(DECK, dealer="E"), *ACTIONS[:9])
+    cases = [
+        ("N play 7h", "not_held", {"seat": "N", "card": "7h"}, "N does not hold 7h"),
+        ("W play Kd", "not_your_turn", {"seat": "N"}, "it is N's turn"),
+        ("N declare fifty", "project_not_held", {"seat": "N", "project": "fifty"},
+         "N does not hold a fifty"),
+        ("N play 8d ekka", "ekka_trump", {"seat": "N"}, "N may not announce Ekka on a trump"),
+        ("N play Kh ekka", "ekka_higher_out", {"seat": "N", "card": "Kh", "higher": "Ah, Th"},
+         "N may not announce Ekka with Kh: Ah, Th not yet played"),
+    ]  # fmt: skip
+    for action, code, params, reason in cases:
+        error = _illegal(hand, action)
+        assert (error.code, error.params, error.reason, error.action) == (
+            code,
+            params,
+            reason,
+            action,
+        )
+        assert error.reason == reason_text(code, **params)
+    apply_all(hand, "N declare sira", "N play 8d")
+    error = _illegal(hand, "W play 8s")
+    assert (error.code, error.params) == ("must_follow", {"seat": "W", "suit": "diamonds"})
+    assert error.reason == "W must follow diamonds"
+    assert str(error) == '"W play 8s": W must follow diamonds'
+    assert strings("en").reason(error) == "W must follow diamonds"
+    assert strings("ar").reason(error) == AR_REASONS["must_follow"].format(
+        seat=AR["seat_W"], suit="♦ " + AR["suit_2"]
+    )
+
+
+def test_a_replay_error_keeps_the_code_and_params() -> None:
+    rec = loads(f'format = "baloot/1"\ndealer = "E"\ndeck = "{DECK}"\nactions = []')
+    rec.hands[0].actions.extend([*ACTIONS[:9], "N play 7h"])
+    with pytest.raises(ReplayError) as info:
+        replay(rec)
+    error = info.value
+    assert (error.position, error.code) == (10, "not_held")
+    assert error.params == {"seat": "N", "card": "7h"}
+    assert error.reason == "N does not hold 7h"

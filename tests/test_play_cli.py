@@ -20,6 +20,7 @@ from baloot.cards import Card
 from baloot.cli.game import Game, Options, parse_card_answer
 from baloot.cli.i18n import AR, EN, check_tables, fields, strings
 from baloot.cli.play import PlayUsageError, add_arguments, parse_bots, parse_options
+from baloot.errors import IllegalActionError
 from baloot.record import loads
 from baloot.replay import replay
 from baloot.rules import Rules
@@ -355,5 +356,7 @@ def test_both_languages_have_every_string() -> None:
     assert EN.keys() == AR.keys()
     assert all(fields(AR[k]) == fields(EN[k]) for k in EN)
     ar = strings("ar")
-    assert ar.reason("S does not hold Kh") == "جنوب: لا يملك Kh"
-    assert ar.reason("something new") == "something new"
+    held = IllegalActionError.of("not_held", "S play Kh", seat="S", card="Kh")
+    assert ar.reason(held) == "جنوب: لا يملك Kh"
+    assert strings("en").reason(held) == "S does not hold Kh"
+    assert ar.reason(IllegalActionError("something new")) == "something new"

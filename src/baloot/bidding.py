@@ -13,6 +13,7 @@ from typing import Final
 from baloot import tables as T
 from baloot.actions import Action, Verb
 from baloot.cards import Rank
+from baloot.errors import IllegalActionError
 from baloot.scoring import GAHWA
 from baloot.seats import SEATS, Seat
 from baloot.state import (
@@ -124,64 +125,66 @@ class Bidding(HandState):
         return tuple(calls)
 
     def _ashkal_reason(self, s: int) -> str | None:
-        """Why ``s`` may not call Ashkal now (R4.6, #6–#7), or None if it may."""
+        """Why ``s`` may not call Ashkal now (R4.6, #6–#7) as a reason code with the
+        parameter ``seat``, or None if it may."""
         rules = self._rules
-        name = SEATS[s].name
         if (s - self._p1) & 3 < 2:
-            return f"{name} may not call Ashkal: only the dealer and the dealer's left may"
+            return "ashkal_seat"
         if self._phase is R2 and not rules.ashkal_round2:
-            return f"{name} may not call Ashkal in the second round"
+            return "ashkal_round2"
         if self._exposed & 7 == Rank.ACE and not rules.ashkal_on_ace:
-            return f"{name} may not call Ashkal on an exposed Ace"
+            return "ashkal_on_ace"
         after_passes = self._hokum < 0
         over_hokum = self._hokum >= 0 and (self._hokum ^ s) & 1 == 1
         mode = rules.ashkal_mode
         if mode == "after_passes" and not after_passes:
-            return f"{name} may call Ashkal only when every earlier player passed"
+            return "ashkal_after_passes"
         if mode == "over_opponent_hokum" and not over_hokum:
-            return f"{name} may call Ashkal only over an opponent's Hokum"
+            return "ashkal_over_hokum"
         if mode == "both" and not (after_passes or over_hokum):
-            return f"{name} may call Ashkal only after passes or over an opponent's Hokum"
+            return "ashkal_passes_or_hokum"
         return None
 
     def _kawesh_reason(self, s: int) -> str | None:
-        """Why ``s`` may not call Kawesh now (R6, #3), or None if it may."""
-        name = SEATS[s].name
+        """Why ``s`` may not call Kawesh now (R6, #3) as a reason code with the parameter
+        ``seat``, or None if it may."""
         if not self._rules.kawesh_enabled:
-            return f"{name} may not call Kawesh: it is not played under these rules"
+            return "kawesh_disabled"
         if self._phase is not R1:
-            return f"{name} may call Kawesh only in the first round"
+            return "kawesh_round1"
         if self._first5[s] & ~_LOW_RANKS:
-            return f"{name} may call Kawesh only with five cards of 7, 8 and 9"
+            return "kawesh_cards"
         return None
 
-    def _explain_call(self, action: Action, legal: Iterable[Action]) -> str:
-        """The reason a bidding, naming or doubling action is illegal, in a player's words."""
+    def _explain_call(self, action: Action, legal: Iterable[Action]) -> IllegalActionError:
+        """The error of an illegal bidding, naming or doubling action, with its reason."""
         name = action.seat.name
         verb = action.verb
         phase = self._phase
         if phase is DOUBLING:
             if verb is Verb.DOUBLE and action.locked is None and self._kind == HOKUM:
-                return f"{name} must say whether the double is open or locked"
+                return self._fail(action, "double_open_or_locked", seat=name)
             if verb is Verb.DOUBLE and action.locked is not None and self._kind == SUN:
-                return f"{name} must double a Sun without open or locked"
+                return self._fail(action, "double_sun_plain", seat=name)
             offered = " or ".join(sorted({a.verb.value for a in legal}))
-            return f"{name} may only answer {offered} now"
+            return self._fail(action, "answer_only", seat=name, offered=offered)
         if phase is NAMING:
             if verb is Verb.TRUMP:
-                return f"{name} may not name the exposed suit as trump in the second round"
-            return f"{name} must name the trump suit now"
+                return self._fail(action, "trump_exposed_suit", seat=name)
+            return self._fail(action, "name_trump", seat=name)
         if self._queue:
-            return f"{name} may only take the Sun or pass now"
+            return self._fail(action, "sun_or_pass", seat=name)
         if verb is Verb.ASHKAL:
-            return self._ashkal_reason(int(action.seat)) or f"{name} may not call Ashkal now"
+            code = self._ashkal_reason(int(action.seat)) or "ashkal_now"
+            return self._fail(action, code, seat=name)
         if verb is Verb.KAWESH:
-            return self._kawesh_reason(int(action.seat)) or f"{name} may not call Kawesh now"
+            code = self._kawesh_reason(int(action.seat)) or "kawesh_now"
+            return self._fail(action, code, seat=name)
         if verb is Verb.HOKUM:
-            return f"{name} may not call Hokum: a Hokum has already been called"
+            return self._fail(action, "hokum_called", seat=name)
         if verb is Verb.SUN:
-            return f"{name} may not call Sun over a Hokum on an exposed Ace"
-        return f"{name} may not {verb.value} during the bidding"
+            return self._fail(action, "sun_on_ace_hokum", seat=name)
+        return self._fail(action, "not_in_bidding", seat=name, verb=verb.value)
 
     def _apply_bid(self, s: int, verb: Verb) -> None:
         """A call on a seat's normal turn (R4, R5)."""

@@ -71,11 +71,11 @@ class Declarations(HandState):
         s = int(action.seat)
         name = action.seat.name
         if self._trick_no or any((self._leader + i) & 3 == s for i in range(len(self._trick))):
-            raise self._fail(action, f"{name} may declare only in the first trick, before playing")
+            raise self._fail(action, "declare_first_trick", seat=name)
         if self._declared[s] is not None:
-            raise self._fail(action, f"{name} has already declared")
+            raise self._fail(action, "declared_already", seat=name)
         if len(action.claims) > 2:
-            raise self._fail(action, f"{name} cannot hold more than two projects")
+            raise self._fail(action, "declare_too_many", seat=name)
         unclaimed = list(self._reading(s))
         chosen = []
         for claim in action.claims:
@@ -89,18 +89,13 @@ class Declarations(HandState):
             )
             if match is None:
                 held = claim.kind.word if claim.cards is None else str(claim)
-                article = "an" if held[0] in "aeiou" else "a"
-                raise self._fail(action, f"{name} does not hold {article} {held}")
+                raise self._fail(action, "project_not_held", seat=name, project=held)
             unclaimed.remove(match)
             chosen.append(match)
         chosen.sort(key=self._project_key, reverse=True)
         best = self._best_declared()
         if best is not None and self._project_key(chosen[0]) < best:
-            raise self._fail(
-                action,
-                f"{name} may not declare a {chosen[0].kind.word} lower than a project "
-                "already declared",
-            )
+            raise self._fail(action, "declare_lower", seat=name, project=chosen[0].kind.word)
         return tuple(chosen)
 
     def _project_winner(self) -> int:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Self
+
+from baloot.reasons import reason_text
+
 
 class BalootError(Exception):
     """Base class of every error raised by pybaloot."""
@@ -25,14 +29,35 @@ class RulesError(BalootError, ValueError):
 class IllegalActionError(BalootError):
     """An action that the rules do not allow at this point; nothing was applied.
 
-    ``reason`` is the rule in words (``S must follow diamonds``); ``action`` is the
-    offending action's text as given.
+    ``code`` names the rule broken (a key of :data:`baloot.reasons.REASONS`) and ``params``
+    its parameters, as plain strings; ``reason`` is the rule in English words
+    (``S must follow diamonds``); ``action`` is the offending action's text as given.
+
+    >>> error = IllegalActionError.of("must_follow", "S play Kh", seat="S", suit="diamonds")
+    >>> error.code, error.params, error.reason
+    ('must_follow', {'seat': 'S', 'suit': 'diamonds'}, 'S must follow diamonds')
+    >>> str(error)
+    '"S play Kh": S must follow diamonds'
     """
 
-    def __init__(self, reason: str, action: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        action: str | None = None,
+        *,
+        code: str = "",
+        params: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(reason if action is None else f'"{action}": {reason}')
         self.reason = reason
         self.action = action
+        self.code = code
+        self.params: dict[str, str] = {} if params is None else params
+
+    @classmethod
+    def of(cls, code: str, action: str | None = None, **params: str) -> Self:
+        """The error of reason ``code`` with ``params``, its English ``reason`` built from them."""
+        return cls(reason_text(code, **params), action, code=code, params=params)
 
 
 class RecordError(BalootError, ValueError):

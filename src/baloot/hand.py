@@ -367,7 +367,7 @@ class Hand(Bidding, Play):
     def undo(self) -> Action:
         """Take back the last action and return it."""
         if not self._stack:
-            raise IllegalActionError("there is nothing to undo")
+            raise IllegalActionError.of("nothing_to_undo")
         saved = self._stack.pop()
         names = PLAY_MUTABLE if len(saved) == len(PLAY_MUTABLE) else MUTABLE
         for name, value in zip(names, saved, strict=True):
@@ -427,23 +427,24 @@ class Hand(Bidding, Play):
         try:
             seat = Seat.parse(words[0])
         except NotationError as error:
-            raise IllegalActionError(str(error), text) from None
+            raise IllegalActionError.of("bad_notation", text, message=str(error)) from None
         if self._phase is OVER:
-            raise IllegalActionError("the hand is over", text)
+            raise IllegalActionError.of("hand_over", text)
         if seat != self._to_act:
-            raise IllegalActionError(f"it is {SEATS[self._to_act].name}'s turn", text)
+            raise IllegalActionError.of("not_your_turn", text, seat=SEATS[self._to_act].name)
         if len(words) < 2:
-            raise IllegalActionError(f"{seat.name} must name an action", text)
+            raise IllegalActionError.of("name_action", text, seat=seat.name)
         try:
             return parse_after_seat(seat, words[1:], text)
         except NotationError as error:
-            raise IllegalActionError(str(error).split(": ", 1)[-1], text) from None
+            message = str(error).split(": ", 1)[-1]
+            raise IllegalActionError.of("bad_notation", text, message=message) from None
 
     def _check_turn(self, action: Action) -> None:
         if self._phase is OVER:
-            raise IllegalActionError("the hand is over", str(action))
+            raise self._fail(action, "hand_over")
         if action.seat != self._to_act:
-            raise IllegalActionError(f"it is {SEATS[self._to_act].name}'s turn", str(action))
+            raise self._fail(action, "not_your_turn", seat=SEATS[self._to_act].name)
 
     def _dispatch(self, action: Action) -> None:
         phase = self._phase
@@ -462,14 +463,14 @@ class Hand(Bidding, Play):
                 declared[s] = projects
                 self._declared = tuple(declared)
             else:
-                raise self._fail(action, f"{name} must play a card now")
+                raise self._fail(action, "play_now", seat=name)
             return
         if verb is Verb.PLAY or verb is Verb.DECLARE:
-            what = "play a card" if verb is Verb.PLAY else "declare a project"
-            raise self._fail(action, f"{name} may not {what} before the play begins")
+            code = "play_before_play" if verb is Verb.PLAY else "declare_before_play"
+            raise self._fail(action, code, seat=name)
         legal = self.legal_actions()
         if action not in legal:
-            raise self._fail(action, self._explain_call(action, legal))
+            raise self._explain_call(action, legal)
         self._push(action)
         if phase is DOUBLING:
             self._apply_doubling(action)

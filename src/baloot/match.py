@@ -82,7 +82,7 @@ class Match:
     def hand(self) -> Hand:
         """The hand in progress (or the last one, once the match is over)."""
         if not self.hands:
-            raise IllegalActionError("no hand has been dealt yet")
+            raise IllegalActionError.of("no_hand_yet")
         return self.hands[-1]
 
     @property
@@ -121,17 +121,17 @@ class Match:
     def deal(self, deck: Sequence[Card] | str | None = None, dealer: Seat | None = None) -> Hand:
         """Start the next hand, from ``deck`` or shuffled by the match's generator."""
         if self._winner is not None:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError.of("match_over")
         if self.hands and not self.hands[-1].is_over:
-            raise IllegalActionError("the hand in progress is not over")
+            raise IllegalActionError.of("hand_not_over")
         expected = self.next_dealer
         if dealer is not None and dealer != expected:
-            raise IllegalActionError(f"{expected.name} deals this hand, not {dealer.name}")
+            raise IllegalActionError.of("wrong_dealer", dealer=expected.name, seat=dealer.name)
         if deck is None and self._undealt:
             deck = self._undealt.pop()
         if deck is None:
             if self.rng is None:
-                raise IllegalActionError("this match has no generator to shuffle with")
+                raise IllegalActionError.of("no_generator")
             cards = list(CARDS)
             self.rng.shuffle(cards)
             hand = Hand(cards, expected, self.rules, self._totals)
@@ -143,7 +143,7 @@ class Match:
     def apply(self, action: Action | str) -> Action:
         """Apply an action to the hand in progress; score the hand when it ends."""
         if self._winner is not None:
-            raise IllegalActionError("the match is over", str(action))
+            raise IllegalActionError.of("match_over", str(action))
         hand = self.hand
         applied = hand.apply(action)
         if hand.is_over:
@@ -161,7 +161,7 @@ class Match:
         if self.hands and not self.hands[-1].actions and len(self.hands) > 1:
             self._undealt.append(self.hands.pop().deck)
         if not self.hands or not self.hands[-1].actions:
-            raise IllegalActionError("there is nothing to undo")
+            raise IllegalActionError.of("nothing_to_undo")
         hand = self.hands[-1]
         if hand.is_over:
             result = self.results.pop()

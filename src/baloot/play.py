@@ -8,7 +8,7 @@ from baloot import tables as T
 from baloot.actions import Action
 from baloot.cards import CARDS
 from baloot.declarations import Declarations
-from baloot.seats import SEATS
+from baloot.errors import IllegalActionError
 from baloot.state import HOKUM, SUN
 
 _TRUMP_STRENGTH: Final = T.TRUMP_RANK_STRENGTH
@@ -120,20 +120,17 @@ class Play(Declarations):
         name = action.seat.name
         card = action.card
         if card is None:
-            raise self._fail(action, f"{name} must name a card")
+            raise self._fail(action, "name_card", seat=name)
         c = card.index
         if not self._hands[s] >> c & 1:
-            raise self._fail(action, f"{name} does not hold {card.text}")
+            raise self._fail(action, "not_held", seat=name, card=card.text)
         allowed = self._play_mask(s)
         if not allowed >> c & 1:
-            raise self._fail(action, self._explain_play(s, c, allowed))
+            raise self._explain_play(action, c, allowed)
         if action.ekka and not self._ekka_valid(c):
-            raise self._fail(action, self._explain_ekka(name, c))
+            raise self._explain_ekka(action, c)
         if action.baloot and not self._baloot_due(s, c):
-            raise self._fail(
-                action,
-                f"{name} may announce Baloot only with the second of the King and Queen of trumps",
-            )
+            raise self._fail(action, "baloot_not_due", seat=name)
         return c
 
     def _baloot_due(self, s: int, c: int) -> bool:
@@ -145,41 +142,44 @@ class Play(Declarations):
         other = pair & ~(1 << c)
         return bool(pair >> c & 1 and other & self._full[s] and not other & self._hands[s])
 
-    def _explain_play(self, s: int, c: int, allowed: int) -> str:
-        """Why card ``c`` is not among ``allowed`` for seat ``s``, in a player's words."""
-        name = SEATS[s].name
+    def _explain_play(self, action: Action, c: int, allowed: int) -> IllegalActionError:
+        """The error of ``action`` playing card ``c``, which is not among ``allowed``."""
+        s = int(action.seat)
+        name = action.seat.name
         if not self._trick:
-            return f"{name} may not lead a trump in a locked game"
+            return self._fail(action, "lead_trump_locked", seat=name)
         led = self._trick[0] >> 3
         if allowed & ~T.SUIT_MASKS[led] == 0:
             if self._kind == HOKUM and led == self._trump and c >> 3 == led:
-                return f"{name} must play a trump higher than {CARDS[self._win_card].text}"
-            return f"{name} must follow {T.SUIT_NAMES[led]}"
+                return self._fail(
+                    action, "trump_higher", seat=name, card=CARDS[self._win_card].text
+                )
+            return self._fail(action, "must_follow", seat=name, suit=T.SUIT_NAMES[led])
         if self._win_card >> 3 == self._trump and allowed & T.TRUMP_ABOVE[self._win_card]:
-            return f"{name} must over-trump {CARDS[self._win_card].text}"
+            return self._fail(action, "over_trump", seat=name, card=CARDS[self._win_card].text)
         if self._win_seat == self._leader and not (self._win_seat ^ s) & 1:
-            return (
-                f"{name} must trump: the partner led {CARDS[self._trick[0]].text}, "
-                "neither an Ace nor an Ekka"
+            return self._fail(
+                action, "trump_partner_led", seat=name, card=CARDS[self._trick[0]].text
             )
-        return f"{name} must play a trump"
+        return self._fail(action, "must_trump", seat=name)
 
-    def _explain_ekka(self, name: str, c: int) -> str:
-        card = CARDS[c].text
+    def _explain_ekka(self, action: Action, c: int) -> IllegalActionError:
+        """The error of ``action`` announcing an Ekka that card ``c`` does not make."""
+        name = action.seat.name
         if self._kind != HOKUM:
-            return f"{name} may not announce Ekka in Sun"
+            return self._fail(action, "ekka_sun", seat=name)
         if self._trick:
-            return f"{name} may announce Ekka only when leading"
+            return self._fail(action, "ekka_not_leading", seat=name)
         if c >> 3 == self._trump:
-            return f"{name} may not announce Ekka on a trump"
+            return self._fail(action, "ekka_trump", seat=name)
         if c & 7 == T.ACE_RANK:
-            return f"{name} may not announce Ekka on an Ace"
+            return self._fail(action, "ekka_ace", seat=name)
         higher = ", ".join(
             CARDS[i].text
             for i in range(32)
             if T.PLAIN_ABOVE[c] >> i & 1 and not self._gone >> i & 1
         )
-        return f"{name} may not announce Ekka with {card}: {higher} not yet played"
+        return self._fail(action, "ekka_higher_out", seat=name, card=CARDS[c].text, higher=higher)
 
     def _play(self, s: int, c: int, ekka: bool) -> None:
         """Put card ``c`` of seat ``s`` on the trick; close the trick after four cards."""

@@ -29,8 +29,16 @@ from baloot.seats import Team
 class ReplayError(IllegalActionError):
     """An illegal action in a record, located by its hand and its 1-based position (#40)."""
 
-    def __init__(self, hand: int, position: int, text: str, reason: str) -> None:
-        super().__init__(reason, text)
+    def __init__(
+        self,
+        hand: int,
+        position: int,
+        text: str,
+        reason: str,
+        code: str = "",
+        params: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(reason, text, code=code, params=params)
         self.hand = hand
         self.position = position
         self.text = text
@@ -110,7 +118,9 @@ def replay(record: Record) -> Replay:
             try:
                 hand.apply(text)
             except IllegalActionError as error:
-                raise ReplayError(number, position, text, error.reason) from None
+                raise ReplayError(
+                    number, position, text, error.reason, error.code, error.params
+                ) from None
         result = hand.result()
         hands.append(hand)
         results.append(result)

@@ -173,8 +173,9 @@ class HandState:
         self._legal = None
         self._legal_mask = -1
 
-    def _fail(self, action: Action, reason: str) -> IllegalActionError:
-        return IllegalActionError(reason, str(action))
+    def _fail(self, action: Action, code: str, **params: str) -> IllegalActionError:
+        """The error of ``action`` breaking the rule ``code`` (see :mod:`baloot.reasons`)."""
+        return IllegalActionError.of(code, str(action), **params)
 
     def _annul(self) -> None:
         self._phase = OVER

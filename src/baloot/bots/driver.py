@@ -50,7 +50,7 @@ def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) 
     """Ask the bot of the seat to act in ``hand`` for its decision, checked and announced."""
     seat = hand.to_act
     if seat is None:
-        raise IllegalActionError("the hand is over")
+        raise IllegalActionError.of("hand_over")
     bot = bots[seat]
     legal = hand.legal_actions()
     start = time.perf_counter()
@@ -58,7 +58,7 @@ def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) 
     if timer is not None:
         timer.add(bot.name, time.perf_counter() - start)
     if action not in legal:
-        raise BotError(f"bot {bot.name} at {seat.name} chose an illegal action", str(action))
+        raise BotError.of("bot_illegal", str(action), bot=bot.name, seat=seat.name)
     return hand.announced(action)
 
 

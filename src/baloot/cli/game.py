@@ -460,7 +460,7 @@ class Game:
             try:
                 return self.match.apply(hand.announced(action))
             except IllegalActionError as error:
-                self.error(s.reason(error.reason))
+                self.error(s.reason(error))
 
     def error(self, message: str) -> None:
         """The one-line reason of a wrong entry."""

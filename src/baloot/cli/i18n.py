@@ -8,22 +8,25 @@ stay as they are in both languages; right-to-left display is left to the termina
 >>> s = strings("ar")
 >>> s("call_sun"), s.suit(Suit.HEARTS)
 ('صن', 'هاص')
->>> strings("en").reason("S must follow diamonds")
+>>> error = IllegalActionError.of("must_follow", "S play Kh", seat="S", suit="diamonds")
+>>> strings("en").reason(error)
 'S must follow diamonds'
->>> strings("ar").reason("S must follow diamonds")
+>>> strings("ar").reason(error)
 'جنوب: يجب أن يتبع النوع الملعوب ♦ ديمن'
 """
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Mapping
 from typing import Final
 
 from baloot.cards import Suit
+from baloot.errors import IllegalActionError
 from baloot.projects import ProjectKind
+from baloot.reasons import REASONS
 from baloot.seats import Seat
+from baloot.tables import SUIT_NAMES
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -374,39 +377,85 @@ AR: Final[dict[str, str]] = {
     "decided_kaboot": "كبوت",
 }
 
-_ENGLISH_SUITS: Final = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}
-_SEAT: Final = r"(?P<seat>[NWSE])"
-_CARD: Final = r"(?P<card>\S+)"
+#: The engine's reasons (:data:`baloot.reasons.REASONS`) in Arabic, by code, with the same
+#: ``{fields}``; seats, suits, projects and verbs in the parameters are worded in Arabic too.
+AR_REASONS: Final[dict[str, str]] = {
+    "bad_notation": "كتابة غير مفهومة: {message}",
+    "hand_over": "انتهت الجولة",
+    "not_your_turn": "الدور على {seat}",
+    "name_action": "{seat}: اذكر الحركة",
+    "nothing_to_undo": "لا شيء للتراجع عنه",
+    "no_hand_yet": "لم تُوزّع أي جولة بعد",
+    "match_over": "انتهت المباراة",
+    "hand_not_over": "الجولة الجارية لم تنته",
+    "wrong_dealer": "{dealer} يوزّع هذه الجولة، لا {seat}",
+    "no_generator": "لا مولّد لخلط الورق في هذه المباراة",
+    "bot_illegal": "الآلي {bot} في {seat} اختار حركة غير مسموحة",
+    "ashkal_seat": "{seat}: لا يجوز الأشكل إلا للموزّع ولمن على يساره",
+    "ashkal_round2": "{seat}: لا يجوز الأشكل في الدور الثاني",
+    "ashkal_on_ace": "{seat}: لا يجوز الأشكل والمكشوفة إكّة",
+    "ashkal_after_passes": "{seat}: الأشكل فقط إذا قال كل من قبله بس",
+    "ashkal_over_hokum": "{seat}: الأشكل فقط على حكم الخصم",
+    "ashkal_passes_or_hokum": "{seat}: الأشكل فقط بعد بس ممن قبله أو على حكم الخصم",
+    "ashkal_now": "{seat}: لا يجوز الأشكل الآن",
+    "kawesh_disabled": "{seat}: لا كوّش في هذه القوانين",
+    "kawesh_round1": "{seat}: الكوّش في الدور الأول فقط",
+    "kawesh_cards": "{seat}: الكوّش فقط بخمس أوراق من 7 و8 و9",
+    "kawesh_now": "{seat}: لا يجوز الكوّش الآن",
+    "hokum_called": "{seat}: لا يجوز الحكم، فقد قيل حكم",
+    "sun_on_ace_hokum": "{seat}: لا يجوز الصن على حكم والمكشوفة إكّة",
+    "sun_or_pass": "{seat}: إما صن أو بس الآن",
+    "not_in_bidding": "{seat}: لا يجوز {verb} أثناء الشراء",
+    "trump_exposed_suit": "{seat}: لا يُسمّى نوع المكشوفة حكمًا في الدور الثاني",
+    "name_trump": "{seat}: سمِّ نوع الحكم الآن",
+    "double_open_or_locked": "{seat}: اختر مفتوح أو مقفول",
+    "double_sun_plain": "{seat}: دبل الصن بلا مفتوح أو مقفول",
+    "answer_only": "{seat}: الخيارات الآن {offered} فقط",
+    "play_before_play": "{seat}: لا تُلعب ورقة قبل بدء اللعب",
+    "declare_before_play": "{seat}: لا يُعلن مشروع قبل بدء اللعب",
+    "play_now": "{seat}: العب ورقة الآن",
+    "name_card": "{seat}: اذكر الورقة",
+    "not_held": "{seat}: لا يملك {card}",
+    "lead_trump_locked": "{seat}: لا يبدأ بالحكم واللعب مقفول",
+    "trump_higher": "{seat}: يجب لعب حكم أعلى من {card}",
+    "must_follow": "{seat}: يجب أن يتبع النوع الملعوب {suit}",
+    "over_trump": "{seat}: يجب القطع بحكم أعلى من {card}",
+    "trump_partner_led": "{seat}: يجب القطع بالحكم، فالشريك بدأ بـ{card} وليست إكّة ولا معلنة إكّة",
+    "must_trump": "{seat}: يجب لعب ورقة حكم",
+    "ekka_sun": "{seat}: لا تُعلن الإكّة في الصن",
+    "ekka_not_leading": "{seat}: تُعلن الإكّة عند البدء فقط",
+    "ekka_trump": "{seat}: لا تُعلن الإكّة على ورقة حكم",
+    "ekka_ace": "{seat}: الإكّة لا تحتاج إلى إعلان",
+    "ekka_higher_out": "{seat}: لا تُعلن الإكّة بـ{card}، فلم يُلعب بعد {higher}",
+    "baloot_not_due": "{seat}: يُعلن البلوت فقط مع ثانية الشايب والبنت من الحكم",
+    "declare_first_trick": "{seat}: الإعلان في الأكلة الأولى فقط، قبل أن يلعب",
+    "declared_already": "{seat}: سبق له الإعلان",
+    "declare_too_many": "{seat}: لا تُعلن أكثر من مشروعين",
+    "project_not_held": "{seat}: لا يملك {project}",
+    "declare_lower": "{seat}: لا يجوز إعلان {project} أقل من مشروع معلن",
+}
 
-#: Engine reasons (``IllegalActionError.reason``) worded in Arabic, by pattern; an unknown
-#: reason is shown as the engine gives it.
-_AR_REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
-    (re.compile(pattern), template)
-    for pattern, template in (
-        (_SEAT + r" must follow (?P<suit>\w+)", "{seat}: يجب أن يتبع النوع الملعوب {suit}"),
-        (_SEAT + r" does not hold (?:a |an )?(?P<card>\S+)", "{seat}: لا يملك {card}"),
-        (_SEAT + r" must play a trump higher than " + _CARD, "{seat}: يجب لعب حكم أعلى من {card}"),
-        (_SEAT + r" must over-trump " + _CARD, "{seat}: يجب القطع بحكم أعلى من {card}"),
-        (_SEAT + r" must trump: .*", "{seat}: يجب القطع بالحكم، فالشريك بدأ بغير الإكّة"),
-        (_SEAT + r" must play a trump", "{seat}: يجب لعب ورقة حكم"),
-        (_SEAT + r" may not lead a trump in a locked game", "{seat}: لا يبدأ بالحكم واللعب مقفول"),
-        (_SEAT + r" may not announce Ekka.*", "{seat}: لا تصح الإكّة هنا"),
-        (_SEAT + r" may not call Ashkal.*", "{seat}: لا يجوز الأشكل هنا"),
-        (_SEAT + r" may call Ashkal.*", "{seat}: لا يجوز الأشكل هنا"),
-        (_SEAT + r" may (?:not )?call Kawesh.*", "{seat}: لا يجوز الكوّش هنا"),
-        (_SEAT + r" may not call Hokum.*", "{seat}: لا يجوز الحكم، فقد قيل حكم"),
-        (_SEAT + r" may not call Sun.*", "{seat}: لا يجوز الصن هنا"),
-        (_SEAT + r" must say whether the double is open or locked", "{seat}: اختر مفتوح أو مقفول"),
-        (_SEAT + r" may only take the Sun or pass now", "{seat}: إما صن أو بس الآن"),
-        (_SEAT + r" may only answer .*", "{seat}: ليس هذا من الخيارات الآن"),
-        (_SEAT + r" must name the trump suit now", "{seat}: سمِّ نوع الحكم الآن"),
-        (_SEAT + r" may not name the exposed suit.*", "{seat}: لا يُسمّى نوع المكشوفة حكمًا"),
-        (_SEAT + r" may not declare .*", "{seat}: لا يجوز إعلان مشروع أقل من مشروع معلن"),
-        (_SEAT + r" has already declared", "{seat}: سبق له الإعلان"),
-        (_SEAT + r" may not .*", "{seat}: غير مسموح الآن"),
-        (_SEAT + r" must .*", "{seat}: غير مسموح الآن"),
-    )
-)
+#: The reason tables by language; English uses the engine's own ``reason``.
+REASON_TABLES: Final[dict[str, dict[str, str]]] = {"ar": AR_REASONS}
+
+#: The notation words of the verbs (reason parameters ``verb`` and ``offered``) in Arabic.
+_AR_VERBS: Final[dict[str, str]] = {
+    "pass": "بس",
+    "hokum": "حكم",
+    "sun": "صن",
+    "ashkal": "أشكل",
+    "kawesh": "كوّش",
+    "trump": "تسمية الحكم",
+    "double": "دبل",
+    "triple": "ثري",
+    "four": "فور",
+    "gahwa": "قهوة",
+    "play": "لعب ورقة",
+    "declare": "إعلان مشروع",
+}
+_SEAT_PARAMS: Final = frozenset({"seat", "dealer"})
+_SUIT_BY_NAME: Final = {name: Suit(number) for number, name in enumerate(SUIT_NAMES)}
+_PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
 
 
 class Strings:
@@ -440,23 +489,30 @@ class Strings:
         """A project's name: ``sira`` or ``سرا``."""
         return self.table[f"project_{int(kind)}"]
 
-    def reason(self, reason: str) -> str:
-        """An engine reason in this language (English reasons are shown as they are)."""
-        if self.lang == "en":
-            return reason
-        for pattern, template in _AR_REASONS:
-            found = pattern.fullmatch(reason)
-            if found is None:
-                continue
-            values = found.groupdict()
-            seat = values.get("seat")
-            values["seat"] = self.seat(Seat[seat]) if seat else ""
-            suit = values.get("suit")
-            if suit is not None:
-                number = _ENGLISH_SUITS.get(suit)
-                values["suit"] = suit if number is None else self.suit_with_symbol(Suit(number))
-            return template.format(**values)
-        return reason
+    def reason(self, error: IllegalActionError) -> str:
+        """Why ``error``'s action is illegal, in this language (English: ``error.reason``)."""
+        template = REASON_TABLES.get(self.lang, {}).get(error.code)
+        if template is None:
+            return error.reason
+        values = {key: self._reason_param(key, value) for key, value in error.params.items()}
+        return template.format(**values)
+
+    def _reason_param(self, key: str, value: str) -> str:
+        """A reason parameter in this language: seats, suits, projects and verbs."""
+        if key in _SEAT_PARAMS and value in Seat.__members__:
+            return self.seat(Seat[value])
+        if key == "suit" and value in _SUIT_BY_NAME:
+            return self.suit_with_symbol(_SUIT_BY_NAME[value])
+        if key == "project":
+            word, colon, cards = value.partition(":")
+            if word in _PROJECT_BY_WORD:
+                name = self.project(_PROJECT_BY_WORD[word])
+                return f"{name} {cards}" if colon else name
+        if self.lang == "ar" and key == "verb":
+            return _AR_VERBS.get(value, value)
+        if self.lang == "ar" and key == "offered":
+            return " أو ".join(_AR_VERBS.get(word, word) for word in value.split(" or "))
+        return value
 
 
 TABLES: Final[dict[str, dict[str, str]]] = {"en": EN, "ar": AR}
@@ -480,3 +536,9 @@ def check_tables() -> None:
         for key, template in table.items():
             if fields(template) != fields(EN[key]):
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
+    for lang, reasons in REASON_TABLES.items():
+        if reasons.keys() != REASONS.keys():
+            raise AssertionError(f"{lang}: reason codes differ from baloot.reasons")
+        for code, template in reasons.items():
+            if fields(template) != fields(REASONS[code]):
+                raise AssertionError(f"{lang}: fields of reason {code!r} differ from en")
