@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from baloot.actions import Action
-from baloot.cards import CARDS, Card
+from baloot.cards import Card
 from baloot.errors import IllegalActionError
 from baloot.hand import Hand, HandResult
 from baloot.rules import CLASSIC, Rules
@@ -132,9 +132,7 @@ class Match:
         if deck is None:
             if self.rng is None:
                 raise IllegalActionError.of("no_generator")
-            cards = list(CARDS)
-            self.rng.shuffle(cards)
-            hand = Hand(cards, expected, self.rules, self._totals)
+            hand = Hand.new(self.rng, expected, self.rules, self._totals)
         else:
             hand = Hand.from_deck(deck, expected, self.rules, self._totals)
         self.hands.append(hand)
