@@ -82,7 +82,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         else:
-            print(str(error), file=sys.stderr)
+            print(str(error))
         return ILLEGAL
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
