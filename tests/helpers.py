@@ -26,7 +26,7 @@ from baloot import (
     Team,
     Verb,
 )
-from baloot.scoring import HandScore, score_hand
+from baloot.core.scoring import HandScore, score_hand
 
 PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
 ALL_CARDS: tuple[Card, ...] = tuple(Card.parse(r + s) for s in "shdc" for r in "AKQJT987")
@@ -180,7 +180,7 @@ def contract_of(hand: Hand) -> tuple[str, Suit | None, Seat]:
     """Kind, trump and declarer of the contract."""
     c = hand.contract
     assert c is not None, "no contract yet"
-    return (c.kind, c.trump, c.declarer)
+    return (c.kind.value, c.trump, c.declarer)
 
 
 def score(
@@ -329,7 +329,7 @@ def position(
     end_doubling(hand, *doubling)
     assert hand.phase is Phase.PLAYING
     contract_now = hand.contract
-    assert contract_now is not None and contract_now.kind == contract
+    assert contract_now is not None and contract_now.kind.value == contract
     play_tricks(hand, earlier)
     for name in "NWSE":
         assert hand.hand(name) == cardset(now[name]), f"{name} holds {hand.hand(name)}"

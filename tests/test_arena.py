@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from baloot.arena import ArenaConfig, pair_seeds, ratio_interval, run_arena, wilson
-from baloot.record import loads
-from baloot.replay import replay
+from baloot.bots.arena import ArenaConfig, pair_seeds, ratio_interval, run_arena, wilson
+from baloot.records.record import loads
+from baloot.records.replay import replay
 
 
 def test_wilson_interval_matches_the_textbook_values() -> None:

@@ -26,6 +26,7 @@ from helpers import (
 )
 
 from baloot import Card, CardSet, Hand, Phase, Seat, Suit, Team
+from baloot.core.vocabulary import Level, Outcome
 
 NS, EW = Team.NS, Team.EW
 
@@ -149,7 +150,7 @@ def test_B11_all_pass_twice_annulled_next_dealer_n() -> None:
     act(hand, "N pass", "W pass", "S pass", "E pass")
     assert hand.is_over and hand.to_act is None
     result = hand.result()
-    assert result.outcome == "annulled"
+    assert result.outcome is Outcome.ANNULLED
     assert result.score == (0, 0)
     assert result.contract is None
     assert hand.next_dealer == Seat.N
@@ -164,7 +165,7 @@ def test_K1_kawesh_round1_annuls_next_dealer_n() -> None:
     assert "W kawesh" in legal_calls(hand)
     act(hand, "W kawesh")
     assert hand.is_over
-    assert hand.result().outcome == "annulled"
+    assert hand.result().outcome is Outcome.ANNULLED
     assert hand.result().score == (0, 0)
     assert hand.next_dealer == Seat.N
 
@@ -321,7 +322,7 @@ M3_PLAY = [
 
 
 def match_module() -> Any:
-    return pytest.importorskip("baloot.match")
+    return pytest.importorskip("baloot.core.match")
 
 
 def play_match_hand(
@@ -562,7 +563,7 @@ def test_r5_3_hokum2_bidder_may_name_sun() -> None:
 def test_r6_1_kawesh_also_after_a_hokum() -> None:
     hand = new_hand("8h", W=KAWESH_FIVE)
     act(hand, "N hokum", "W kawesh")
-    assert hand.is_over and hand.result().outcome == "annulled"
+    assert hand.is_over and hand.result().outcome is Outcome.ANNULLED
 
 
 def test_r6_1_kawesh_never_after_a_sun() -> None:
@@ -576,7 +577,7 @@ def test_r1_4_next_dealer_after_a_played_hand() -> None:
     hand = new_hand("8s")
     act(hand, "N sun")
     play_out(hand)
-    assert hand.result().outcome == "played"
+    assert hand.result().outcome is Outcome.PLAYED
     assert hand.next_dealer == Seat.N
 
 
@@ -615,7 +616,7 @@ def test_r8_2_gahwa_by_declarer_ends_ladder_open() -> None:
     assert legal_calls(hand) == {"N gahwa", "N pass"}
     act(hand, "N gahwa")
     c = hand.contract
-    assert c is not None and c.level == "gahwa" and not c.locked
+    assert c is not None and c.level is Level.GAHWA and not c.locked
     assert phase_of(hand) is Phase.PLAYING
 
 

@@ -199,9 +199,9 @@ def engine_state(hand: Hand) -> tuple[object, ...]:
         return ("ask", seat, calls)
     contract = hand.contract
     assert contract is not None
-    level = 5 if contract.level == "gahwa" else contract.level
     trump = None if contract.trump is None else contract.trump.letter
-    return ("play", contract.kind, contract.declarer, trump, level, contract.locked)
+    level = int(contract.level)
+    return ("play", contract.kind.value, contract.declarer, trump, level, contract.locked)
 
 
 @pytest.mark.parametrize("block", range(4))

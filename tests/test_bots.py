@@ -10,7 +10,6 @@ import pytest
 
 import baloot.bots.base as base
 from baloot import Action, Hand, Seat, Verb
-from baloot.arena import ArenaConfig, run_arena
 from baloot.bots import (
     Bot,
     BotError,
@@ -22,8 +21,10 @@ from baloot.bots import (
     play_hand,
     play_match,
 )
-from baloot.match import Match
-from baloot.view import SeatView
+from baloot.bots.arena import ArenaConfig, run_arena
+from baloot.core.match import Match
+from baloot.records.record import Record
+from baloot.view.seat_view import SeatView
 
 
 def test_the_built_in_bots_are_registered_and_satisfy_the_protocol() -> None:
@@ -80,7 +81,7 @@ class _Cheat:
     name = "cheat"
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if legal[-1].verb is Verb.PLAY:
+        if legal[-1].verb is Verb.PLAY and view.seat is not None:
             for card in view.cards:
                 action = Action(view.seat, Verb.PLAY, card=card)
                 if action not in legal:
@@ -97,7 +98,7 @@ def test_the_driver_refuses_an_illegal_choice_and_applies_nothing() -> None:
 
 
 def test_a_bot_is_given_its_own_seat_view_and_the_legal_actions() -> None:
-    seen: list[tuple[Seat, Seat | None, int]] = []
+    seen: list[tuple[Seat | None, Seat | None, int]] = []
 
     class Spy:
         name = "spy"
@@ -117,7 +118,7 @@ def test_seeded_random_bots_replay_the_same_match() -> None:
         match = Match.new(rng=random.Random(8))
         bots: dict[Seat, Bot] = {s: RandomBot(random.Random(int(s))) for s in Seat}
         play_match(match, bots)
-        return [h.actions for h in match.to_record().hands]
+        return [h.actions for h in Record.of(match).hands]
 
     assert record() == record()
 

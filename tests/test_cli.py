@@ -14,8 +14,8 @@ from spec_example import ACTIONS, DECK
 from spec_example import SUMMARY_JSON as SPEC_JSON
 
 from baloot import Card, Rules
-from baloot.record import loads
-from baloot.replay import replay
+from baloot.records.record import loads
+from baloot.records.replay import replay
 
 COMMANDS = ["replay", "validate", "deal", "random"]
 

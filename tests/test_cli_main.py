@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from baloot.cli import main, random_match
-from baloot.record import dumps
-from baloot.rules import Rules
+from baloot.core.rules import Rules
+from baloot.records.record import Record, dumps
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -24,7 +24,7 @@ def test_the_sheet_states_each_hands_score_and_the_totals(
 ) -> None:
     rules = Rules(sun_double_rule="either_side_gt_lt", kaboot_projects="all")
     path = tmp_path / "match.baloot"
-    path.write_text(dumps(random_match(seed, rules).to_record()), encoding="utf-8")
+    path.write_text(dumps(Record.of(random_match(seed, rules))), encoding="utf-8")
     status, summary, _ = run(capsys, "replay", str(path), "--json")
     assert status == 0
     status, sheet, err = run(capsys, "replay", str(path))
@@ -50,7 +50,7 @@ def test_the_sheet_states_each_hands_score_and_the_totals(
 def test_the_sheet_of_a_hand_in_progress_lists_the_legal_actions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    record = random_match(1, Rules()).to_record()
+    record = Record.of(random_match(1, Rules()))
     record.hands = record.hands[:1]
     record.hands[0].actions = record.hands[0].actions[:14]
     path = tmp_path / "position.baloot"

@@ -7,15 +7,16 @@ import random
 import pytest
 from spec_example import ACTIONS, DECK
 
-from baloot import Card, CardSet, Hand, Rules, Seat, Suit
-from baloot.bidding import Question
-from baloot.cards import CARDS, strength, trick_winner
+from baloot import Card, CardSet, Hand, Rules, Seat, Suit, Team
 from baloot.cli import main
 from baloot.cli.i18n import AR, AR_REASONS, check_tables, fields, strings
-from baloot.errors import IllegalActionError
-from baloot.reasons import REASONS, reason_fields, reason_text
-from baloot.record import loads
-from baloot.replay import ReplayError, replay
+from baloot.core.cards import CARDS, strength, trick_winner
+from baloot.core.errors import IllegalActionError
+from baloot.core.reasons import REASONS, reason_fields, reason_text
+from baloot.core.vocabulary import Question, QuestionKind
+from baloot.records.record import loads
+from baloot.records.replay import ReplayError, replay
+from baloot.view.seat_view import SeatView
 
 ORDERED = " ".join(c.text for c in CARDS)
 
@@ -28,53 +29,56 @@ def apply_all(hand: Hand, *actions: str) -> Hand:
 
 def test_question_names_each_kind_of_bidding_offer() -> None:
     hand = Hand.from_deck(ORDERED, dealer="E")
-    assert hand.question == Question("bid")
+    assert hand.question == Question(QuestionKind.BID)
     apply_all(hand, "N pass", "W hokum")
-    assert hand.question == Question("bid", Seat.W)
+    assert hand.question == Question(QuestionKind.BID, Seat.W)
     apply_all(hand, "S pass", "E pass")
-    assert hand.question == Question("sun_over_hokum", Seat.W)
+    assert hand.question == Question(QuestionKind.SUN_OVER_HOKUM, Seat.W)
     apply_all(hand, "N pass")
-    assert hand.question == Question("confirm_hokum", Seat.W)
+    assert hand.question == Question(QuestionKind.CONFIRM_HOKUM, Seat.W)
     apply_all(hand, "W pass")
-    assert hand.question == Question("double", Seat.W)
+    assert hand.question == Question(QuestionKind.DOUBLE, Seat.W)
     apply_all(hand, "N double open")
-    assert hand.question == Question("triple", Seat.N)
+    assert hand.question == Question(QuestionKind.TRIPLE, Seat.N)
     assert hand.contract is not None and hand.contract.doubler is Seat.N
     apply_all(hand, "W triple")
-    assert hand.question == Question("four", Seat.W)
+    assert hand.question == Question(QuestionKind.FOUR, Seat.W)
     apply_all(hand, "N four locked")
-    assert hand.question == Question("gahwa", Seat.N)
+    assert hand.question == Question(QuestionKind.GAHWA, Seat.N)
     apply_all(hand, "W pass")
-    assert hand.question == Question("play")
+    assert hand.question == Question(QuestionKind.PLAY)
 
 
 def test_question_names_the_take_over_and_later_rounds() -> None:
     hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), "N pass", "W pass", "S ashkal")
-    assert hand.question == Question("take_over_ashkal", Seat.S)
+    assert hand.question == Question(QuestionKind.TAKE_OVER_ASHKAL, Seat.S)
     hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), "N pass", "W sun")
-    assert hand.question == Question("take_over_sun", Seat.W)
+    assert hand.question == Question(QuestionKind.TAKE_OVER_SUN, Seat.W)
     hand = apply_all(Hand.from_deck(ORDERED, dealer="E"), *(f"{s} pass" for s in "NWSE"))
     apply_all(hand, "N hokum", "W pass", "S pass", "E pass")
-    assert hand.question == Question("name_trump")
+    assert hand.question == Question(QuestionKind.NAME_TRUMP)
     rules = Rules(third_round_on_ace=True)
     ace_exposed = ORDERED.split()
     ace_exposed[20], ace_exposed[0] = ace_exposed[0], ace_exposed[20]  # As becomes card 21
     hand = Hand.from_deck(" ".join(ace_exposed), dealer="E", rules=rules)
     apply_all(hand, *(f"{s} pass" for s in "NWSENWSE"))
-    assert hand.question == Question("third_round")
+    assert hand.question == Question(QuestionKind.THIRD_ROUND)
     apply_all(hand, "N pass")
     assert hand.question is None and hand.is_over
 
 
 def test_completed_tricks_name_each_winner_of_the_example() -> None:
     hand = apply_all(Hand.from_deck(DECK, dealer="E"), *ACTIONS)
-    tricks = hand.completed_tricks()
+    tricks = hand.tricks()
     assert len(tricks) == 8
     # record-format.md's example: S wins the first trick with the Jack of trumps.
-    first, winner = tricks[0]
-    assert [c.text for _, c in first] == ["8d", "Kd", "Jd", "9d"] and winner is Seat.S
-    won = [sum(1 for _, w in tricks if w.team == team) for team in (Seat.N.team, Seat.W.team)]
-    assert tuple(won) == hand.tricks == (6, 2)
+    first = tricks[0]
+    assert [c.text for c in first.cards] == ["8d", "Kd", "Jd", "9d"]
+    assert first.leader is Seat.N and first.winner is Seat.S
+    won = [sum(1 for t in tricks if t.winner and t.winner.team == team) for team in Team]
+    assert tuple(won) == hand.tricks_won == (6, 2)
+    # Card points per trick add up to the hand's, the last trick's 10 included.
+    assert sum(t.points for t in tricks) == sum(hand.card_points()) == 162
 
 
 def test_announced_adds_baloot_to_the_second_of_king_and_queen_only() -> None:
@@ -101,10 +105,10 @@ def test_announced_adds_baloot_to_the_second_of_king_and_queen_only() -> None:
 
 def test_a_view_counts_unseen_cards() -> None:
     hand = Hand.from_deck(DECK, dealer="E")
-    view = hand.view("N")
+    view = SeatView.of(hand, "N")
     assert len(view.unseen) == 32 - 5 - 1 and Card.parse("Jd") not in view.unseen
     apply_all(hand, *ACTIONS[:14])
-    view = hand.view("N")
+    view = SeatView.of(hand, "N")
     assert view.played == CardSet.parse("8d Kd Jd 9d")
     assert len(view.unseen) == 32 - len(view.cards) - 4
 

@@ -21,12 +21,12 @@ from spec_example import ACTIONS as SPEC_ACTIONS
 from spec_example import DECK
 
 from baloot import Action, Card, CardSet, Claim, Hand, Rules, Seat, Verb
-from baloot.cards import CARDS
 from baloot.cli import main
-from baloot.errors import NotationError, RecordError
-from baloot.match import Match
-from baloot.record import Record, dumps, loads
-from baloot.replay import ReplayError, replay
+from baloot.core.cards import CARDS
+from baloot.core.errors import NotationError, RecordError
+from baloot.core.match import Match
+from baloot.records.record import Record, dumps, loads
+from baloot.records.replay import ReplayError, replay
 
 
 def random_match_record(seed: int) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def random_match_record(seed: int) -> dict[str, Any]:
         if match.is_over:
             break
         match.apply(rng.choice(match.legal_actions()))
-    data: dict[str, Any] = json.loads(dumps(match.to_record(event=f"seed {seed}"), json=True))
+    data: dict[str, Any] = json.loads(dumps(Record.of(match, event=f"seed {seed}"), json=True))
     return data
 
 
@@ -306,7 +306,7 @@ def test_any_random_record_prints_as_a_sheet_and_as_json(seed: int, stop: int) -
         if match.is_over:
             break
         match.apply(rng.choice(match.legal_actions()))
-    text = dumps(match.to_record())
+    text = dumps(Record.of(match))
     status, sheet, err = run_main(["replay", "-"], text)
     assert (status, err) == (0, "")
     ns, ew = match.totals

@@ -3,7 +3,7 @@ and much stronger than the random bot.
 
 Positions are dealt from decks built here from R3.2 and R7.2 (dealer E: P1 = N, P2 = W,
 P3 = S, P4 = E) and reached through the public door (``Hand.apply``); the bot only ever sees
-``hand.view(seat)`` and ``hand.legal_actions()``.
+``SeatView.of(hand, seat)`` and ``hand.legal_actions()``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import pytest
 from baloot import Action, Card, Hand, Phase, Rules, Seat, Suit, Team, Verb
 from baloot.bots import Bot, BotTimer, HeuristicBot, RandomBot, make_bot, play_hand, play_match
 from baloot.bots.heuristic import defence_value, hokum_value, sun_value
-from baloot.match import Match
+from baloot.core.match import Match
+from baloot.records.record import Record
+from baloot.view.seat_view import SeatView
 
 #: R3.2: the place (0 = P1 … 3 = P4) that receives each of the first 20 cards.
 FIRST_DEAL = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)
@@ -105,7 +107,7 @@ def decide(hand: Hand, bot: HeuristicBot | None = None) -> str:
     seat = hand.to_act
     assert seat is not None
     legal = hand.legal_actions()
-    action = (bot or HeuristicBot(random.Random(0))).choose(hand.view(seat), legal)
+    action = (bot or HeuristicBot(random.Random(0))).choose(SeatView.of(hand, seat), legal)
     assert action in legal
     return str(action)
 
@@ -170,7 +172,7 @@ def test_seeded_matches_are_reproducible() -> None:
             s: (HeuristicBot if s.team is Team.NS else RandomBot)(random.Random(seed * 4 + s))
             for s in Seat
         }
-        return play_match(match, bots).to_record().to_dict()
+        return Record.of(play_match(match, bots)).to_dict()
 
     assert record(11) == record(11)
     assert record(12) == record(12)
@@ -182,7 +184,7 @@ def test_the_same_position_gets_the_same_answer_whatever_the_generator() -> None
     while not hand.is_over:
         seat = hand.to_act
         assert seat is not None
-        view, legal = hand.view(seat), hand.legal_actions()
+        view, legal = SeatView.of(hand, seat), hand.legal_actions()
         answers = {str(HeuristicBot(random.Random(k)).choose(view, legal)) for k in range(3)}
         assert len(answers) == 1
         hand.apply(Action.parse(answers.pop()))
@@ -520,7 +522,7 @@ def test_the_heuristic_bot_beats_the_random_bot() -> None:
 @pytest.mark.parametrize("seat", ["N", "W", "S", "E"])
 def test_the_bot_sees_only_its_view(seat: str) -> None:
     hand = Hand.new(rng=random.Random(3))
-    view = hand.view(seat)
+    view = SeatView.of(hand, seat)
     assert not hasattr(view, "hand")
     if hand.to_act is Seat[seat]:
         assert HeuristicBot().choose(view, hand.legal_actions()) in hand.legal_actions()

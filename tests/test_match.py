@@ -7,8 +7,9 @@ import random
 import pytest
 
 from baloot import CardSet, IllegalActionError, Seat, Team
-from baloot.cards import CARDS
-from baloot.match import Match, match_winner
+from baloot.core.cards import CARDS
+from baloot.core.match import Match, match_winner
+from baloot.core.vocabulary import Outcome
 
 DECK = " ".join(c.text for c in CARDS)
 
@@ -50,7 +51,7 @@ def test_r13_1_an_annulled_hand_adds_nothing() -> None:
         match.apply(f"{seat} pass")
     for seat in "NWSE":
         match.apply(f"{seat} pass")
-    assert match.results[-1].outcome == "annulled"
+    assert match.results[-1].outcome is Outcome.ANNULLED
     assert match.totals == (0, 0)
     assert match.next_dealer is Seat.N
 

@@ -15,17 +15,17 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from baloot.actions import Verb
-from baloot.cards import Card
 from baloot.cli.game import Game, Options, parse_card_answer
 from baloot.cli.i18n import AR, EN, check_tables, fields, strings
 from baloot.cli.play import PlayUsageError, add_arguments, parse_bots, parse_options
-from baloot.errors import IllegalActionError
-from baloot.record import loads
-from baloot.replay import replay
-from baloot.rules import Rules
-from baloot.seats import Seat
-from baloot.state import Phase
+from baloot.core.actions import Verb
+from baloot.core.cards import Card
+from baloot.core.errors import IllegalActionError
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase
+from baloot.records.record import loads
+from baloot.records.replay import replay
 
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 CARD = re.compile(r"(10|[AKQJ987])([♠♥♦♣])")

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from baloot import Card, Hand, Rules, Seat, Verb
-from baloot.cards import CARDS
+from baloot.core.cards import CARDS
 
 RANKS_TRUMP = "J9ATKQ87"
 RANKS_PLAIN = "ATKQJ987"
@@ -83,7 +83,7 @@ def ekka_oracle(hand: Hand) -> set[str]:
         return set()
     seat = hand.to_act
     assert seat is not None
-    gone = {c for trick, _ in hand.completed_tricks() for _, c in trick}
+    gone = {c for trick in hand.tricks() if trick.winner is not None for c in trick.cards}
     valid = set()
     for card in hand.hand(seat):
         if card.suit == contract.trump or card.rank.letter == "A":

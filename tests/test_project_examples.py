@@ -1,6 +1,6 @@
 """rules.md §3.3: projects, Baloot and the comparison (P-examples), and unit tests of R10–R11.
 
-Readings (R10.4) are checked with ``baloot.projects.reading``; the comparison and Baloot
+Readings (R10.4) are checked with ``baloot.core.projects.reading``; the comparison and Baloot
 through real hands (dealer E, declarer N, explicit ``declare`` actions in trick 1).
 """
 
@@ -12,7 +12,7 @@ import pytest
 from helpers import cardset, hokum_hand, mask, play_out, shape
 
 from baloot import Hand, IllegalActionError, Project, ProjectKind, Rules, Seat, Team
-from baloot.projects import reading
+from baloot.core.projects import reading
 
 NS, EW = Team.NS, Team.EW
 SIRA, FIFTY, HUNDRED, FOUR_HUNDRED = (

@@ -11,10 +11,10 @@ import pytest
 from spec_example import ACTIONS, DECK
 
 from baloot import Card, Seat
-from baloot.errors import RecordError
-from baloot.match import Match
-from baloot.record import HandRecord, Record, dumps, loads
-from baloot.replay import ReplayError, replay
+from baloot.core.errors import RecordError
+from baloot.core.match import Match
+from baloot.records.record import HandRecord, Record, dumps, loads
+from baloot.records.replay import ReplayError, replay
 
 # The example of record-format.md, as written there (comments included; the deck is
 # put in below only to keep the lines short).
@@ -393,7 +393,7 @@ def test_a_hand_after_the_match_was_won() -> None:
     rng = random.Random(5)
     while not match.is_over:
         match.apply(rng.choice(match.legal_actions()))
-    record = match.to_record()
+    record = Record.of(match)
     replay(record)  # the match alone is fine
     record.hands.append(HandRecord(match.next_dealer, tuple(Card.parse(c) for c in DECK.split())))
     message = record_error(dumps(record))
@@ -628,7 +628,7 @@ def test_to_record_never_writes_a_file_that_it_cannot_read(key: str, value: obje
     either refused when writing or does not change what the file says."""
     hand = replay(loads(SPEC_EXAMPLE)).hands[0]
     try:
-        text = dumps(hand.to_record(**{key: value}))
+        text = dumps(Record.of(hand, **{key: value}))
     except (RecordError, ValueError, TypeError):
         return
     assert replay(loads(text)).to_json() == SPEC_JSON

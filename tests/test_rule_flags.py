@@ -28,8 +28,8 @@ from helpers import (
 from test_project_examples import P8_HANDS
 
 from baloot import Hand, IllegalActionError, Phase, ProjectKind, Rules, RulesError, Seat, Suit, Team
-from baloot.projects import reading
-from baloot.scoring import GAHWA
+from baloot.core.projects import reading
+from baloot.core.vocabulary import Level, Outcome
 
 NS, EW = Team.NS, Team.EW
 CLASSIC = Rules()
@@ -185,13 +185,13 @@ def test_third_round_on_ace() -> None:
     assert contract_of(hand) == ("sun", None, Seat.N)
     annulled = new_hand("As", rules)
     act(annulled, *calls, "N pass")
-    assert annulled.result().outcome == "annulled"
+    assert annulled.result().outcome is Outcome.ANNULLED
     no_ace = new_hand("Ks", rules)
     act(no_ace, *calls)
-    assert no_ace.result().outcome == "annulled"
+    assert no_ace.result().outcome is Outcome.ANNULLED
     default = new_hand("As", CLASSIC)
     act(default, *calls)
-    assert default.result().outcome == "annulled"
+    assert default.result().outcome is Outcome.ANNULLED
 
 
 def test_kawesh_enabled_off() -> None:
@@ -237,7 +237,7 @@ def test_lock_persists_through_gahwa() -> None:
     bid(hand, "N")
     act(hand, "W double open", "N triple", "W four locked", "N gahwa")
     c = hand.contract
-    assert c is not None and c.level == "gahwa" and c.locked
+    assert c is not None and c.level is Level.GAHWA and c.locked
 
 
 @pytest.mark.parametrize(
@@ -563,7 +563,7 @@ def test_gahwa_level_constant_is_not_a_multiplier_level() -> None:
     # Gahwa scores nothing on the sheet whatever project_multiplier says (#27).
     s = score(
         Rules(project_multiplier="level"),
-        level=GAHWA,
+        level=Level.GAHWA,
         cards=(60, 102),
         project_team=EW,
         project_points=5,

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 import pytest
 
 from baloot import Action, Card, Hand, Rules, Seat, Team, Verb
-from baloot.cards import CARDS
-from baloot.projects import Project, ProjectKind
+from baloot.core.cards import CARDS
+from baloot.core.projects import Project, ProjectKind
+from baloot.core.vocabulary import ContractKind, Outcome
 
 RAW = {ProjectKind.SIRA: 20, ProjectKind.FIFTY: 50, ProjectKind.HUNDRED: 100}
 RAW[ProjectKind.FOUR_HUNDRED] = 200
@@ -63,7 +64,7 @@ def expected(hand: Hand) -> tuple[object, ...]:
     rules = hand.rules
     contract = hand.contract
     assert contract is not None
-    sun = contract.kind == "sun"
+    sun = contract.kind is ContractKind.SUN
     trump = None if contract.trump is None else contract.trump.letter
     order = [hand.dealer.after(i) for i in range(1, 5)]
     # R10.5–R10.6: the single best declared project, ties to the earlier seat from P1.
@@ -109,7 +110,7 @@ def expected(hand: Hand) -> tuple[object, ...]:
     points, tricks = card_points(hand)
     d = contract.declarer.team
     o = d.other
-    level = {1: 1, 2: 2, 3: 3, 4: 4, "gahwa": 5}[contract.level]
+    level = int(contract.level)
     counting = d if level in (2, 4) else o
     last_caller = counting.other
     mult = (
@@ -208,7 +209,7 @@ def test_every_score_follows_the_literal_reading_of_r10_to_r12(block: int) -> No
                 rng.choice(declares) if declares and rng.random() < 0.8 else rng.choice(legal)
             )
         result = hand.result()
-        if result.outcome != "played":
+        if result.outcome is not Outcome.PLAYED:
             continue
         assert (result.made, result.kaboot, result.score) == expected(hand), (
             seed,

@@ -1,5 +1,5 @@
-"""rules.md §3.1: the S-examples through ``baloot.scoring.score_hand``, a few of them end to end
-through a real hand, and unit tests of R12.
+"""rules.md §3.1: the S-examples through ``baloot.core.scoring.score_hand``, a few of them end
+to end through a real hand, and unit tests of R12.
 
 Expected figures are the ones printed in the spec; nothing is recomputed with the engine.
 End-to-end hands are fixed decks and action lists; their card points are recounted
@@ -14,7 +14,8 @@ from helpers import build_deck, count_tricks, end_doubling, play_tricks, score, 
 from spec_example import ACTIONS, DECK, HAND_JSON
 
 from baloot import Hand, ProjectKind, Rules, Seat, Team
-from baloot.scoring import GAHWA
+from baloot.core.vocabulary import ContractKind, Level
+from baloot.records.summary import hand_json
 
 NS, EW = Team.NS, Team.EW
 
@@ -139,7 +140,7 @@ def test_S25_sun_kaboot_with_hundred() -> None:
 
 
 def test_S28_gahwa_hand_winner_wins_match() -> None:
-    s = score(level=GAHWA, cards=(75, 87))
+    s = score(level=Level.GAHWA, cards=(75, 87))
     assert s.counting_team == NS
     assert s.winner == EW
     assert s.made is True
@@ -247,7 +248,7 @@ def test_S28_end_to_end_gahwa() -> None:
         ],
     )
     contract = hand.contract
-    assert contract is not None and contract.level == "gahwa"
+    assert contract is not None and contract.level is Level.GAHWA
     assert count_tricks(hand)[1] == (75, 87)
     result = hand.result()
     assert result.gahwa_winner == EW
@@ -299,7 +300,8 @@ def test_S25_end_to_end_sun_kaboot() -> None:
     for call in ["N pass", "W pass", "S pass", "E sun", "N pass", "W pass", "S pass"]:
         hand.apply(call)
     contract = hand.contract
-    assert contract is not None and contract.kind == "sun" and contract.declarer == Seat.E
+    assert contract is not None and contract.kind is ContractKind.SUN
+    assert contract.declarer == Seat.E
     play_tricks(
         hand,
         [
@@ -335,7 +337,7 @@ def test_r12_3_counting_team_by_last_call() -> None:
     assert score(level=2, cards=cards).counting_team == EW  # Double: D
     assert score(level=3, cards=cards).counting_team == NS  # Triple: O
     assert score(level=4, cards=cards).counting_team == EW  # Four: D
-    assert score(level=GAHWA, cards=cards).counting_team == NS  # Gahwa: O
+    assert score(level=Level.GAHWA, cards=cards).counting_team == NS  # Gahwa: O
 
 
 def test_r12_4_only_counting_team_is_rounded_hokum() -> None:
@@ -429,4 +431,4 @@ def test_record_format_example_hand_scores_15_3() -> None:
     for action in actions[12:]:
         hand.apply(action)
     assert count_tricks(hand) == ((6, 2), (136, 26))
-    assert hand.result().to_json() == HAND_JSON
+    assert hand_json(hand.result()) == HAND_JSON

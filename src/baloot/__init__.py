@@ -1,47 +1,90 @@
 """pybaloot: an exact, fast Baloot engine with the ``baloot/1`` record format.
 
+Everything a program needs is importable from here: the values of the game, the hand and
+the match, the seat view, records and replay.
+
 >>> import random, baloot
 >>> hand = baloot.Hand.new(rng=random.Random(1), dealer="E")
->>> hand.to_act
-<Seat.N: 0>
+>>> hand.to_act, hand.phase
+(<Seat.N: 0>, <Phase.BIDDING_ROUND_1: 'bidding-1'>)
 """
 
-from baloot.actions import Action, Claim, Verb
-from baloot.cards import Card, CardSet, Rank, Suit
-from baloot.errors import (
+from baloot.core.actions import Action, Claim, Verb
+from baloot.core.cards import Card, CardSet, Rank, Suit
+from baloot.core.errors import (
     BalootError,
     IllegalActionError,
     NotationError,
     RecordError,
     RulesError,
 )
-from baloot.hand import Contract, Hand, HandResult
-from baloot.projects import Project, ProjectKind
-from baloot.rules import Rules
-from baloot.seats import Seat, Team
-from baloot.state import Phase
+from baloot.core.hand import Hand
+from baloot.core.match import TARGET, Match
+from baloot.core.projects import Project, ProjectKind
+from baloot.core.reasons import Reason
+from baloot.core.rules import Rules
+from baloot.core.scoring import HandResult, HandScore
+from baloot.core.seats import Seat, Team
+from baloot.core.vocabulary import (
+    Contract,
+    ContractKind,
+    DecidedBy,
+    Level,
+    Outcome,
+    Phase,
+    Question,
+    QuestionKind,
+    Rounding,
+    ShownProject,
+    Trick,
+)
+from baloot.records.record import Record, dump, dumps, load, loads
+from baloot.records.replay import Replay, ReplayError, replay
+from baloot.view.seat_view import SeatView
 
 __all__ = [
+    "TARGET",
     "Action",
     "BalootError",
     "Card",
     "CardSet",
     "Claim",
     "Contract",
+    "ContractKind",
+    "DecidedBy",
     "Hand",
     "HandResult",
+    "HandScore",
     "IllegalActionError",
+    "Level",
+    "Match",
     "NotationError",
+    "Outcome",
     "Phase",
     "Project",
     "ProjectKind",
+    "Question",
+    "QuestionKind",
     "Rank",
+    "Reason",
+    "Record",
     "RecordError",
+    "Replay",
+    "ReplayError",
+    "Rounding",
     "Rules",
     "RulesError",
     "Seat",
+    "SeatView",
+    "ShownProject",
     "Suit",
     "Team",
+    "Trick",
     "Verb",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "replay",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

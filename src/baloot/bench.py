@@ -15,9 +15,9 @@ import random
 import time
 from collections.abc import Sequence
 
-from baloot.actions import Action, Verb
-from baloot.hand import Hand
-from baloot.state import Phase
+from baloot.core.actions import Action, Verb
+from baloot.core.hand import Hand
+from baloot.core.vocabulary import ContractKind, Phase
 
 _HOKUM_CALLS = frozenset({Verb.PASS, Verb.HOKUM, Verb.TRUMP})
 
@@ -40,7 +40,7 @@ def random_hands(count: int, seed: int, hokum: bool = False) -> tuple[float, int
             hand.apply(rng.choice(legal))
             decisions += 1
         contract = hand.result().contract
-        hokums += contract is not None and contract.kind == "hokum"
+        hokums += contract is not None and contract.kind is ContractKind.HOKUM
     return time.perf_counter() - start, decisions, hokums
 
 

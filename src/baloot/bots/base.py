@@ -1,7 +1,7 @@
 """The bot interface and the registry that finds bots by name.
 
-A bot sees only its seat's :class:`~baloot.view.SeatView` and the legal actions, and returns
-one of them. Bots come from this package (``random``, ``heuristic``) or from any installed
+A bot sees only its seat's :class:`~baloot.view.SeatView` and the legal actions, and
+returns one of them. Bots come from this package (``random``, ``heuristic``) or from any installed
 package that declares an entry point in the group ``pybaloot.bots``: the entry point names a
 callable that takes a ``random.Random`` and returns a bot.
 
@@ -21,9 +21,9 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
-from baloot.actions import Action
-from baloot.errors import BalootError
-from baloot.view import SeatView
+from baloot.core.actions import Action
+from baloot.core.errors import BalootError
+from baloot.view.seat_view import SeatView
 
 ENTRY_POINT_GROUP = "pybaloot.bots"
 

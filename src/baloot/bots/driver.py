@@ -1,8 +1,8 @@
 """Driving hands and matches with bots: each decision goes through the seat's view.
 
 >>> import random
->>> from baloot.match import Match
->>> from baloot.seats import Seat
+>>> from baloot.core.match import Match
+>>> from baloot.core.seats import Seat
 >>> from baloot.bots import RandomBot
 >>> match = Match.new(rng=random.Random(1))
 >>> bots = {seat: RandomBot(random.Random(int(seat))) for seat in Seat}
@@ -16,12 +16,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from baloot.actions import Action
 from baloot.bots.base import Bot
-from baloot.errors import IllegalActionError
-from baloot.hand import Hand
-from baloot.match import Match
-from baloot.seats import Seat
+from baloot.core.actions import Action
+from baloot.core.errors import IllegalActionError
+from baloot.core.hand import Hand
+from baloot.core.match import Match
+from baloot.core.seats import Seat
+from baloot.view.seat_view import SeatView
 
 
 class BotError(IllegalActionError):
@@ -54,7 +55,7 @@ def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) 
     bot = bots[seat]
     legal = hand.legal_actions()
     start = time.perf_counter()
-    action = bot.choose(hand.view(seat), legal)
+    action = bot.choose(SeatView.of(hand, seat), legal)
     if timer is not None:
         timer.add(bot.name, time.perf_counter() - start)
     if action not in legal:

@@ -1,16 +1,17 @@
 """The heuristic bot: bids, doubles, declares and plays like a sound club player.
 
-It reads only its seat's :class:`~baloot.view.SeatView` and picks one of the legal actions by
-the rules listed in :class:`HeuristicBot`. Trick winners come from
-:func:`baloot.cards.trick_winner`, card strength from :func:`baloot.cards.strength`, card
-points from :data:`baloot.cards.PLAIN_POINTS` / :data:`~baloot.cards.TRUMP_POINTS`, and what is
-allowed only from the legal actions it is given.
+It reads only its seat's :class:`~baloot.view.SeatView` and picks one of the legal actions
+by the rules listed in :class:`HeuristicBot`. Trick winners come from
+:func:`baloot.core.cards.trick_winner`, card strength from :func:`baloot.core.cards.strength`,
+card points from :data:`baloot.core.cards.PLAIN_POINTS` and
+:data:`~baloot.core.cards.TRUMP_POINTS`, and what is allowed only from the legal actions it
+is given.
 
 >>> import random
->>> from baloot.hand import Hand
+>>> from baloot.core.hand import Hand
 >>> hand = Hand.new(rng=random.Random(1))
 >>> bot = HeuristicBot(random.Random(2))
->>> bot.choose(hand.view(hand.to_act), hand.legal_actions()) in hand.legal_actions()
+>>> bot.choose(SeatView.of(hand, hand.to_act), hand.legal_actions()) in hand.legal_actions()
 True
 """
 
@@ -21,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from baloot.actions import Action, Verb
-from baloot.cards import (
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import (
     CARDS,
     PLAIN_POINTS,
     TRUMP_POINTS,
@@ -32,9 +33,9 @@ from baloot.cards import (
     strength,
     trick_winner,
 )
-from baloot.seats import Seat
-from baloot.state import Phase
-from baloot.view import SeatView
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase, QuestionKind
+from baloot.view.seat_view import SeatView
 
 # --------------------------------------------------------------------------- tuning constants
 
@@ -53,7 +54,7 @@ _NINE = Rank.NINE
 
 def _stronger_table(as_trump: bool) -> tuple[int, ...]:
     """For each card, the mask of the cards of its suit that beat it (R2.2), built with
-    :func:`baloot.cards.strength`."""
+    :func:`baloot.core.cards.strength`."""
     table = []
     for card in CARDS:
         trump = card.suit if as_trump else None
@@ -247,7 +248,7 @@ def _read_table(view: SeatView) -> _Table:
     """Work out, from the public history, which cards each other seat may still hold."""
     trump = view.trump
     tmask = trump.mask if trump is not None else 0
-    me = view.seat
+    me = _seat_of(view)
     rules = view.rules
     unseen = view.unseen.mask
     impossible = [0, 0, 0, 0]
@@ -313,31 +314,21 @@ def _read_table(view: SeatView) -> _Table:
     )
 
 
+def _seat_of(view: SeatView) -> Seat:
+    """The bot's own seat: a bot always plays from a seat's view, never a spectator's."""
+    if view.seat is None:
+        raise ValueError("a bot needs a seat's view, not a spectator's")
+    return view.seat
+
+
 def _place_shown(view: SeatView, unseen: int, impossible: list[int]) -> None:
-    """Shown projects (R10.5) tell which team holds their unplayed cards."""
-    if not view.shown:
-        return
-    me = view.seat
-    mine_full = view.cards.mask | sum(
-        a.card.bit for a in view.actions if a.verb is Verb.PLAY and a.seat == me and a.card
-    )
-    shown_mask = 0
-    for project in view.shown:
-        shown_mask |= project.mask
-    if shown_mask & mine_full or view.own_projects:
-        our_team = bool(shown_mask & mine_full)
-    else:
-        declared_ours = any(view.declared[s] for s in (me, me.partner))
-        declared_theirs = any(view.declared[s] for s in (me.next, me.after(3)))
-        if declared_ours == declared_theirs:
-            return  # cannot tell which team showed
-        our_team = declared_ours
-    cards = shown_mask & unseen
-    if our_team:
-        impossible[me.next] |= cards
-        impossible[me.after(3)] |= cards
-    else:
-        impossible[me.partner] |= cards
+    """Shown projects (R10.5): their unplayed cards are in the hand of the seat that showed
+    them."""
+    for shown in view.shown:
+        cards = shown.project.mask & unseen
+        for seat in Seat:
+            if seat != shown.seat:
+                impossible[seat] |= cards
 
 
 # --------------------------------------------------------------------------- the bot
@@ -486,12 +477,18 @@ def _best_hokum(cards: list[Card], suits: Iterable[Suit]) -> tuple[float, Suit |
     return best
 
 
+#: The questions asked while a Hokum stands (``about`` is its bidder).
+_HOKUM_STANDS: Final = frozenset(
+    {QuestionKind.BID, QuestionKind.SUN_OVER_HOKUM, QuestionKind.CONFIRM_HOKUM}
+)
+
+
 def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Action:
     """Rules B1–B8."""
     kawesh = _find(legal, Verb.KAWESH)
     if kawesh is not None:
         return kawesh  # B1
-    me = view.seat
+    me = _seat_of(view)
     five = list(view.cards)
     six = [*five, view.exposed]
     sun = _find(legal, Verb.SUN)
@@ -499,9 +496,9 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Action:
     ashkal = _find(legal, Verb.ASHKAL)
     sun_margin = sun_value(six) - bot.sun_bid
     question = view.question
-    kind = question.kind if question is not None else "bid"
+    kind = question.kind if question is not None else QuestionKind.BID
     about = question.about if question is not None else None
-    hokum_caller = about if kind in ("bid", "sun_over_hokum", "confirm_hokum") else None
+    hokum_caller = about if kind in _HOKUM_STANDS else None
     round1 = view.phase is Phase.BIDDING_ROUND_1
     exposed_suit = view.exposed.suit
     if round1:
@@ -510,7 +507,7 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Action:
         hokum_margin, _ = _best_hokum(six, (s for s in Suit if s != exposed_suit))
     hokum_margin -= bot.hokum_bid
 
-    if kind in ("take_over_sun", "take_over_ashkal"):
+    if kind in (QuestionKind.TAKE_OVER_SUN, QuestionKind.TAKE_OVER_ASHKAL):
         # B6: a take-over offer after a Sun or an Ashkal (``about`` is its caller).
         if sun is not None and about is not None and about.team != me.team and sun_margin >= 0:
             return sun

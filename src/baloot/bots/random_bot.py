@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from baloot.actions import Action
-from baloot.view import SeatView
+from baloot.core.actions import Action
+from baloot.view.seat_view import SeatView
 
 
 class RandomBot:
@@ -16,7 +16,7 @@ class RandomBot:
     >>> from baloot import Hand
     >>> hand = Hand.new(rng=random.Random(1))
     >>> bot = RandomBot(random.Random(2))
-    >>> bot.choose(hand.view("N"), hand.legal_actions()) in hand.legal_actions()
+    >>> bot.choose(SeatView.of(hand, "N"), hand.legal_actions()) in hand.legal_actions()
     True
     """
 

@@ -13,14 +13,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from baloot.cards import CardSet
-from baloot.errors import BalootError, RecordError, RulesError
-from baloot.hand import Hand
-from baloot.match import Match
-from baloot.record import Record, dumps, loads, loads_all
-from baloot.replay import Replay, ReplayError, replay
-from baloot.rules import Rules
-from baloot.seats import Seat
+from baloot.core.cards import CardSet
+from baloot.core.errors import BalootError, RecordError, RulesError
+from baloot.core.hand import Hand
+from baloot.core.match import Match
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat
+from baloot.records.record import Record, dumps, loads, loads_all
+from baloot.records.replay import Replay, ReplayError, replay
 
 from . import arena as arena_command
 from . import play as play_command
@@ -196,8 +196,8 @@ def _cmd_random(args: argparse.Namespace) -> int:
     for k in range(1, args.count + 1):
         seed = args.seed * 1_000_003 + k if args.count > 1 else args.seed
         rules = base if base is not None else Rules.random(random.Random(seed))
-        record: Record = random_match(seed, rules).to_record(
-            comment=f"random legal play, seed {args.seed}, match {k}"
+        record: Record = Record.of(
+            random_match(seed, rules), comment=f"random legal play, seed {args.seed}, match {k}"
         )
         as_json = args.json or (out is None and args.count > 1)
         text = dumps(record, json=as_json)

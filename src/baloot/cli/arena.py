@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from baloot.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.bots import available_bots
+from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.bots.driver import BotError
 
 from .options import add_rules_arguments, rules_from_arguments

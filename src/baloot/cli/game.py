@@ -22,19 +22,20 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from baloot.actions import Action, Verb, parse_after_seat
 from baloot.bots import Bot, choose, make_bot
-from baloot.cards import Card, Suit
-from baloot.errors import IllegalActionError, NotationError
-from baloot.hand import Hand
-from baloot.match import TARGET, Match
-from baloot.record import dumps
-from baloot.rules import Rules
-from baloot.seats import Seat, Team
-from baloot.state import Phase
+from baloot.core.actions import Action, Verb, parse_after_seat
+from baloot.core.cards import Card, Suit
+from baloot.core.errors import IllegalActionError, NotationError
+from baloot.core.hand import Hand
+from baloot.core.match import TARGET, Match
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat, Team
+from baloot.core.vocabulary import Phase
+from baloot.records.record import Record, dumps
+from baloot.view.seat_view import SeatView
 
 from .i18n import Strings, strings
-from .table import (
+from .render import (
     BIDDING_PHASES,
     SUIT_ORDER,
     Seating,
@@ -48,7 +49,7 @@ from .table import (
     project_text,
     render_sheet,
     render_table,
-    shown_by_seat,
+    shown_pairs,
 )
 
 END_OF_INPUT = 1
@@ -191,14 +192,14 @@ class Game:
 
     def show(self, hand: Hand, number: int, choices: dict[Card, int] | None = None) -> None:
         """Clear and redraw the table in a terminal; print it plainly otherwise."""
-        view = hand.view(self.human)
+        view = SeatView.of(hand, self.human)
         info = TableInfo(
             number=number,
             totals=self.match.totals,
             seed=self.options.seed,
             seating=self.seating,
             bidding_length=hand.bidding_length,
-            shown=tuple(shown_by_seat(hand, view.shown)),
+            shown=shown_pairs(view.shown),
             choices=choices,
         )
         if self.live:
@@ -272,7 +273,7 @@ class Game:
 
     def trick_done(self, hand: Hand, number: int) -> None:
         s = self.s
-        view = hand.view(self.human)
+        view = SeatView.of(hand, self.human)
         leader = hand.to_act
         plays = [a for a in hand.actions if a.verb is Verb.PLAY]
         last = plays[-4:]
@@ -292,7 +293,7 @@ class Game:
             s(
                 "tricks_points",
                 team=self.seating.team_label(team, s),
-                tricks=view.tricks[team],
+                tricks=view.tricks_won[team],
                 points=view.card_points[team],
             )
             for team in Team
@@ -362,8 +363,8 @@ class Game:
             seat.name: self.options.name if seat == self.human else f"bot:{bots[seat]}"
             for seat in Seat
         }
-        record = self.match.to_record(
-            players=players, comment=f"baloot play, seed {self.options.seed}"
+        record = Record.of(
+            self.match, players=players, comment=f"baloot play, seed {self.options.seed}"
         )
         return dumps(record)
 
@@ -504,7 +505,7 @@ class Game:
         """The question the human answers now, and how its ``pass`` reads."""
         s = self.s
         question = hand.question
-        kind = question.kind if question is not None else "bid"
+        kind = question.kind.value if question is not None else "bid"
         about = s.seat(question.about) if question is not None and question.about else "?"
         exposed = hand.exposed.pretty
         suit = s.suit_with_symbol(hand.exposed.suit)
@@ -516,16 +517,16 @@ class Game:
             if question is not None and question.about is not None:
                 return s("ask_r1_hokum", seat=about, suit=suit), "call_pass"
             return s("ask_r1", card=exposed, suit=suit), "call_pass"
-        if kind in ("take_over_sun", "take_over_ashkal"):
-            key = "ask_takeover_ashkal" if kind == "take_over_ashkal" else "ask_takeover"
+        if kind in ("take-over-sun", "take-over-ashkal"):
+            key = "ask_takeover_ashkal" if kind == "take-over-ashkal" else "ask_takeover"
             return s(key, seat=about), "pass_let_stand"
-        if kind == "confirm_hokum":
+        if kind == "confirm-hokum":
             return s("ask_confirm", suit=suit), "pass_keep_hokum"
-        if kind == "sun_over_hokum":
+        if kind == "sun-over-hokum":
             return s("ask_hokum_window", seat=about, suit=suit), "pass_let_stand"
-        if kind == "third_round":
+        if kind == "third-round":
             return s("ask_r3", card=exposed), "call_pass"
-        if kind == "name_trump":
+        if kind == "name-trump":
             return s("ask_naming", suit=suit), "call_pass"
         if kind in ("triple", "four", "gahwa"):
             return s(f"ask_{kind}", seat=about), "pass_no_raise"
@@ -541,7 +542,7 @@ class Game:
             best = max(declares, key=lambda a: len(a.claims))
             return self.match.apply(best)
         self.show(hand, number)
-        view = hand.view(self.human)
+        view = SeatView.of(hand, self.human)
         title = Text(s("ask_declare") + " ", style="bold")
         for k, project in enumerate(view.own_projects):
             if k:

@@ -21,12 +21,12 @@ import string
 from collections.abc import Mapping
 from typing import Final
 
-from baloot.cards import Suit
-from baloot.errors import IllegalActionError
-from baloot.projects import ProjectKind
-from baloot.reasons import REASONS
-from baloot.seats import Seat
-from baloot.tables import SUIT_NAMES
+from baloot.core._lookup import SUIT_NAMES
+from baloot.core.cards import Suit
+from baloot.core.errors import IllegalActionError
+from baloot.core.projects import ProjectKind
+from baloot.core.reasons import REASONS
+from baloot.core.seats import Seat
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -377,7 +377,7 @@ AR: Final[dict[str, str]] = {
     "decided_kaboot": "كبوت",
 }
 
-#: The engine's reasons (:data:`baloot.reasons.REASONS`) in Arabic, by code, with the same
+#: The engine's reasons (:data:`baloot.core.reasons.REASONS`) in Arabic, by code, with the same
 #: ``{fields}``; seats, suits, projects and verbs in the parameters are worded in Arabic too.
 AR_REASONS: Final[dict[str, str]] = {
     "bad_notation": "كتابة غير مفهومة: {message}",
@@ -538,7 +538,7 @@ def check_tables() -> None:
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
     for lang, reasons in REASON_TABLES.items():
         if reasons.keys() != REASONS.keys():
-            raise AssertionError(f"{lang}: reason codes differ from baloot.reasons")
+            raise AssertionError(f"{lang}: reason codes differ from baloot.core.reasons")
         for code, template in reasons.items():
             if fields(template) != fields(REASONS[code]):
                 raise AssertionError(f"{lang}: fields of reason {code!r} differ from en")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from baloot.rules import PRESETS, Rules
+from baloot.core.rules import PRESETS, Rules
 
 RANDOM = "random"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from rich.console import Console
 
 from baloot.bots import available_bots
-from baloot.errors import BalootError
-from baloot.rules import Rules
-from baloot.seats import Seat
+from baloot.core.errors import BalootError
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat
 
 from .game import TERMINAL_DELAY, Game, Options
 from .i18n import LANGUAGES

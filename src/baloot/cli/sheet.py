@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from itertools import takewhile
 
-from baloot.actions import Verb
-from baloot.cards import CARDS, CardSet
-from baloot.hand import Hand, HandResult
-from baloot.projects import Project
-from baloot.scoring import GAHWA, project_multiplier
-from baloot.seats import Seat, Team
+from baloot.core.actions import Verb
+from baloot.core.cards import CARDS, CardSet
+from baloot.core.hand import Hand
+from baloot.core.projects import Project
+from baloot.core.scoring import HandResult, project_multiplier
+from baloot.core.seats import Seat, Team
+from baloot.core.vocabulary import ContractKind, Level, Outcome
 
 
 def _cards(cards: CardSet) -> str:
@@ -43,10 +44,10 @@ def render_hand(number: int, hand: Hand, result: HandResult) -> list[str]:
         lines.append("  bidding: " + ", ".join(str(a) for a in bidding))
     if contract is not None:
         trump = f" {contract.trump.symbol}" if contract.trump is not None else ""
-        level = {1: "not doubled", 2: "doubled", 3: "tripled", 4: "four", "gahwa": "gahwa"}
+        level = {1: "not doubled", 2: "doubled", 3: "tripled", 4: "four", 5: "gahwa"}
         lock = ", locked" if contract.locked else ""
         lines.append(
-            f"  contract: {contract.kind}{trump} by {contract.declarer.name} "
+            f"  contract: {contract.kind.value}{trump} by {contract.declarer.name} "
             f"({contract.declarer.team.name}), {level[contract.level]}{lock}"
         )
     if doubling:
@@ -77,20 +78,20 @@ def _score_lines(hand: Hand, result: HandResult) -> list[str]:
         f"  tricks: NS {result.tricks[0]}, EW {result.tricks[1]}; "
         f"card points: NS {result.card_points[0]}, EW {result.card_points[1]}"
     ]
-    if result.outcome == "in progress":
+    if result.outcome is Outcome.IN_PROGRESS:
         seat = hand.to_act
         if seat is not None:
             legal = ", ".join(sorted(str(a) for a in hand.legal_actions()))
             lines.append(f"  {seat.name} to act; legal: {legal}")
         return lines
-    if result.outcome == "annulled":
+    if result.outcome is Outcome.ANNULLED:
         lines.append("  no contract: the hand is annulled, no score")
         return lines
     sheet = result.scoring
     contract = result.contract
     if sheet is None or contract is None:
         return lines
-    sun = contract.kind == "sun"
+    sun = contract.kind is ContractKind.SUN
     for team in Team:
         if result.projects[team]:
             shown = "; ".join(_project(p) for p in result.projects[team])
@@ -113,15 +114,15 @@ def _score_lines(hand: Hand, result: HandResult) -> list[str]:
         )
         lines.append(
             f"  game points: NS {sheet.game_points[0]}, EW {sheet.game_points[1]} "
-            f"(decided by {sheet.decided_by})"
+            f"(decided by {sheet.decided_by.value})"
         )
     made = "made" if sheet.made else "failed"
     lines.append(
         f"  declarers {contract.declarer.team.name} {made}; hand won by {sheet.winner.name}"
     )
     level = hand.contract.level if hand.contract else 1
-    numeric = GAHWA if level == "gahwa" else int(level)
-    if numeric == GAHWA:
+    numeric = int(level)
+    if numeric == Level.GAHWA:
         lines.append(f"  gahwa: {sheet.winner.name} wins the match")
     elif numeric > 1:
         factor = project_multiplier(hand.rules, numeric)

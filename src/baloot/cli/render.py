@@ -1,14 +1,13 @@
 """What ``baloot play`` draws: the table at a glance and the score sheet of a hand, with rich.
 
-Everything is built from what the engine reports — a seat's :class:`~baloot.view.SeatView`
-while a hand is played, the finished :class:`~baloot.hand.Hand` and its
-:class:`~baloot.hand.HandResult` for the sheet — and worded by :mod:`baloot.cli.i18n`. No rule
+Everything is built from what the engine reports — a seat's :class:`~baloot.view.seat_view.SeatView`
+while a hand is played, the finished :class:`~baloot.core.hand.Hand` and its
+:class:`~baloot.core.hand.HandResult` for the sheet — and worded by :mod:`baloot.cli.i18n`. No rule
 is worked out here: the figures on the sheet are the engine's.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,14 +16,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from baloot.actions import Action, Verb
-from baloot.cards import Card, CardSet, Suit, strength, trick_winner
-from baloot.hand import Contract, Hand, HandResult
-from baloot.projects import Project
-from baloot.scoring import project_multiplier
-from baloot.seats import Seat, Team
-from baloot.state import Phase
-from baloot.view import SeatView
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import Card, CardSet, Suit, strength, trick_winner
+from baloot.core.hand import Hand
+from baloot.core.projects import Project
+from baloot.core.scoring import HandResult, HandScore, project_multiplier
+from baloot.core.seats import Seat, Team
+from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Phase, ShownProject
+from baloot.view.seat_view import SeatView
 
 from .i18n import Strings
 
@@ -138,8 +137,8 @@ def contract_text(contract: Contract, s: Strings) -> Text:
     level = contract.level
     if level != 1:
         text.append(" · ")
-        text.append(s(f"level_{level}"), style="bold magenta")
-        if contract.trump is not None and level != "gahwa":
+        text.append(s(f"level_{level.json}"), style="bold magenta")
+        if contract.trump is not None and level is not Level.GAHWA:
             text.append(" · " + s("locked" if contract.locked else "open"))
     return text
 
@@ -202,7 +201,7 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
     score = Text()
     score.append(s("match_score") + "  ", style="bold")
     for team in Team:
-        if team:
+        if team is not Team.NS:
             score.append("   ")
         score.append(seating.team_label(team, s) + " ")
         score.append(str(info.totals[team]), style="bold cyan")
@@ -236,13 +235,13 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
     if contract is not None and view.phase is not Phase.DOUBLING:
         tricks = Text(s("tricks_label") + "  ", style="bold")
         for team in Team:
-            if team:
+            if team is not Team.NS:
                 tricks.append("   ")
             tricks.append(
                 s(
                     "tricks_points",
                     team=seating.team_label(team, s),
-                    tricks=view.tricks[team],
+                    tricks=view.tricks_won[team],
                     points=view.card_points[team],
                 )
             )
@@ -388,28 +387,29 @@ def _hand_with_choices(cards: CardSet, trump: Suit | None, choices: dict[Card, i
 # --------------------------------------------------------------------------- the score sheet
 
 
-_DECIDED_TIE_DIGIT = re.compile(r"tie: last digit (\d)")
-
-
-def decided_text(decided_by: str, s: Strings) -> str:
+def decided_text(score: HandScore, s: Strings) -> str:
     """The engine's ``decided_by`` in the player's words."""
-    found = _DECIDED_TIE_DIGIT.fullmatch(decided_by)
-    if found:
-        return s("decided_digit", digit=found.group(1))
+    if score.decided_by is DecidedBy.TIE_DIGIT:
+        return s("decided_digit", digit=score.tie_digit)
     key = {
-        "game points": "decided_game_points",
-        "raw points": "decided_raw",
-        "raw points tie": "decided_raw_tie",
-        "tie: the last caller loses": "decided_last_caller",
-        "kaboot": "decided_kaboot",
-    }.get(decided_by)
-    return decided_by if key is None else s(key)
+        DecidedBy.GAME_POINTS: "decided_game_points",
+        DecidedBy.RAW_POINTS: "decided_raw",
+        DecidedBy.RAW_TIE: "decided_raw_tie",
+        DecidedBy.LAST_CALLER: "decided_last_caller",
+        DecidedBy.KABOOT: "decided_kaboot",
+    }[score.decided_by]
+    return s(key)
 
 
 def shown_by_seat(hand: Hand, projects: Iterable[Project]) -> list[tuple[Seat, Project]]:
     """Each shown project with the seat that held it."""
     wanted = set(projects)
     return [(seat, p) for seat in Seat for p in hand.projects(seat) if p in wanted]
+
+
+def shown_pairs(shown: Iterable[ShownProject]) -> tuple[tuple[Seat, Project], ...]:
+    """Shown projects as (seat, project) pairs."""
+    return tuple((item.seat, item.project) for item in shown)
 
 
 def render_sheet(
@@ -443,7 +443,7 @@ def render_sheet(
         )
         return Panel(body, title=title, title_align="left", border_style="yellow")
 
-    sun = contract.kind == "sun"
+    sun = contract.kind is ContractKind.SUN
     lines: list[RenderableType] = [contract_text(contract, s)]
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
@@ -476,7 +476,7 @@ def render_sheet(
 def _sheet_notes(hand: Hand, result: HandResult, contract: Contract, s: Strings) -> list[str]:
     sheet = result.scoring
     assert sheet is not None
-    sun = contract.kind == "sun"
+    sun = contract.kind is ContractKind.SUN
     notes: list[str] = []
     card_total = sum(result.card_points)
     notes.append(s("note_card_points", total=card_total))
@@ -525,8 +525,8 @@ def _sheet_notes(hand: Hand, result: HandResult, contract: Contract, s: Strings)
             who = s.seat(holder[0]) if holder else team.name
             notes.append(s("note_baloot", seat=who, team=team.name))
     level = contract.level
-    numeric = 5 if level == "gahwa" else int(level)
-    if level == "gahwa":
+    numeric = int(level)
+    if level is Level.GAHWA:
         notes.append(s("note_gahwa", team=sheet.winner.name))
     elif numeric > 1:
         factor = project_multiplier(hand.rules, numeric)
@@ -540,11 +540,11 @@ def _sheet_notes(hand: Hand, result: HandResult, contract: Contract, s: Strings)
             made_key,
             team=declarers.name,
             winner=sheet.winner.name,
-            decided=decided_text(sheet.decided_by, s),
+            decided=decided_text(sheet, s),
         )
     )
     score = result.score or (0, 0)
-    if level != "gahwa":
+    if level is not Level.GAHWA:
         notes.append(
             s(
                 "note_written",

@@ -19,15 +19,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from baloot.actions import Action
 from baloot.bots import make_bot, play_hand, play_match
 from baloot.bots.base import Bot
-from baloot.hand import Hand, HandResult
-from baloot.match import Match
-from baloot.record import dumps
-from baloot.rules import CLASSIC, Rules
-from baloot.seats import Seat, Team
-from baloot.view import SeatView
+from baloot.core.actions import Action
+from baloot.core.hand import Hand
+from baloot.core.match import Match
+from baloot.core.rules import CLASSIC, Rules
+from baloot.core.scoring import HandResult
+from baloot.core.seats import Seat, Team
+from baloot.records.record import Record, dumps
+from baloot.view.seat_view import SeatView
 
 Z95 = 1.959964
 
@@ -155,7 +156,8 @@ def _write_record(
 ) -> None:
     """Write one game as a ``baloot/1`` record whose players name the bots."""
     players = {seat.name: f"bot:{bots[seat].name}" for seat in Seat}
-    record = played.to_record(
+    record = Record.of(
+        played,
         players=players,
         event=f"arena {config.bot_a} vs {config.bot_b}",
         x_arena={"pair": index, "game": game, "seed": seed},

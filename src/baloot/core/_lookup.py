@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from baloot.actions import Action, Verb
-from baloot.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
-from baloot.seats import SEATS
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
+from baloot.core.seats import SEATS
 
 SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")

@@ -1,22 +1,16 @@
 """Bidding and doubling (R4–R8): the calls, the Sun take-over windows, the ladder.
 
-The rules of the auction as methods of the hand's state; :class:`~baloot.hand.Hand` is the
+The rules of the auction as methods of the hand's state; :class:`~baloot.core.hand.Hand` is the
 public face. Fine points follow ``decisions.md`` #1–#13.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Final
 
-from baloot import tables as T
-from baloot.actions import Action, Verb
-from baloot.cards import Rank
-from baloot.errors import IllegalActionError
-from baloot.scoring import GAHWA
-from baloot.seats import SEATS, Seat
-from baloot.state import (
+from baloot.core import _lookup as T
+from baloot.core._state import (
     DOUBLING,
     HOKUM,
     NAMING,
@@ -28,26 +22,20 @@ from baloot.state import (
     SUN,
     HandState,
 )
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import Rank
+from baloot.core.errors import IllegalActionError
+from baloot.core.seats import SEATS
+from baloot.core.vocabulary import Level, Question, QuestionKind
 
 _LOW_RANKS: Final = 0xE0E0E0E0  # 9, 8 and 7 of every suit: Kawesh cards (R6)
 _SUITS_BY_LETTER: Final = (3, 2, 1, 0)  # c d h s: trump namings in notation order
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """What the seat to act is asked, so an interface can word it (the answers are the legal
-    actions).
-
-    ``kind`` is one of ``bid`` (a normal turn; ``about`` = the Hokum bidder if a Hokum
-    stands), ``take_over_sun`` / ``take_over_ashkal`` (R4.3; ``about`` = the caller),
-    ``sun_over_hokum`` (R4.4, a seat that passed before the Hokum; ``about`` = its bidder),
-    ``confirm_hokum`` (R4.4, the bidder himself), ``third_round``, ``name_trump``, ``double``
-    (``about`` = the declarer), ``triple`` (``about`` = the doubler), ``four`` (the declarer,
-    who tripled), ``gahwa`` (the doubler, who said Four) or ``play``.
-    """
-
-    kind: str
-    about: Seat | None = None
+_DOUBLING_QUESTIONS: Final = (
+    QuestionKind.DOUBLE,
+    QuestionKind.TRIPLE,
+    QuestionKind.FOUR,
+    QuestionKind.GAHWA,
+)
 
 
 class Bidding(HandState):
@@ -87,21 +75,23 @@ class Bidding(HandState):
         if phase is OVER:
             return None
         if phase is PLAYING:
-            return Question("play")
+            return Question(QuestionKind.PLAY)
         if phase is NAMING:
-            return Question("name_trump")
+            return Question(QuestionKind.NAME_TRUMP)
         if phase is R3:
-            return Question("third_round")
+            return Question(QuestionKind.THIRD_ROUND)
         if phase is DOUBLING:
             about = self._doubler if self._step in (1, 3) else self._declarer
-            return Question(("double", "triple", "four", "gahwa")[self._step], SEATS[about])
+            return Question(_DOUBLING_QUESTIONS[self._step], SEATS[about])
         hokum = SEATS[self._hokum] if self._hokum >= 0 else None
         if not self._queue:
-            return Question("bid", hokum)
+            return Question(QuestionKind.BID, hokum)
         if self._caller >= 0:
-            kind = "take_over_ashkal" if self._ashkal else "take_over_sun"
+            kind = QuestionKind.TAKE_OVER_ASHKAL if self._ashkal else QuestionKind.TAKE_OVER_SUN
             return Question(kind, SEATS[self._caller])
-        return Question("confirm_hokum" if self._to_act == self._hokum else "sun_over_hokum", hokum)
+        if self._to_act == self._hokum:
+            return Question(QuestionKind.CONFIRM_HOKUM, hokum)
+        return Question(QuestionKind.SUN_OVER_HOKUM, hokum)
 
     def _bid_calls(self, s: int) -> tuple[Action, ...]:
         """The calls of a seat's normal turn in round 1 or 2 (R4–R6, #3–#7)."""
@@ -336,7 +326,7 @@ class Bidding(HandState):
             self._step = 3
             self._to_act = self._declarer
         else:
-            self._level = GAHWA
+            self._level = Level.GAHWA
             self._locked = self._locked and persists
             self._start_play()
 

@@ -9,7 +9,7 @@ True
 >>> Rules.classic().replace(kawesh_enabled="yes")
 Traceback (most recent call last):
 ...
-baloot.errors.RulesError: rule flag kawesh_enabled takes true or false, not 'yes'
+baloot.RulesError: rule flag kawesh_enabled takes true or false, not 'yes'
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from baloot.errors import RulesError
+from baloot.core.errors import RulesError
 
 #: The allowed values of every flag that is not a boolean (R14).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {

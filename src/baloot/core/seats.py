@@ -4,13 +4,18 @@
 (<Seat.W: 1>, <Seat.S: 2>, <Team.EW: 1>)
 >>> Seat.E.after(1), Seat.E.team.seats
 (<Seat.N: 0>, (<Seat.W: 1>, <Seat.E: 3>))
+
+Seats and teams are integers (indexes into per-seat and per-team tuples) that are always true:
+
+>>> bool(Seat.N), bool(Team.NS), int(Seat.N)
+(True, True, 0)
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
 
-from baloot.errors import NotationError
+from baloot.core.errors import NotationError
 
 
 class Team(IntEnum):
@@ -18,6 +23,10 @@ class Team(IntEnum):
 
     NS = 0
     EW = 1
+
+    def __bool__(self) -> bool:
+        """Always true, so ``if team:`` never mistakes NS (the integer 0) for no team."""
+        return True
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -40,6 +49,10 @@ class Seat(IntEnum):
     W = 1
     S = 2
     E = 3
+
+    def __bool__(self) -> bool:
+        """Always true, so ``if seat:`` never mistakes N (the integer 0) for no seat."""
+        return True
 
     @property
     def next(self) -> Seat:
@@ -67,6 +80,26 @@ class Seat(IntEnum):
             return cls[text]
         except KeyError:
             raise NotationError(f"unknown seat {text!r}") from None
+
+    @classmethod
+    def coerce(cls, value: Seat | str, what: str = "seat") -> Seat:
+        """A seat given as a :class:`Seat` or its letter; any other type is a TypeError.
+
+        >>> Seat.coerce("E"), Seat.coerce(Seat.N)
+        (<Seat.E: 3>, <Seat.N: 0>)
+        >>> Seat.coerce(4, "dealer")
+        Traceback (most recent call last):
+        ...
+        TypeError: dealer must be a Seat or one of 'N', 'W', 'S', 'E', not int 4
+        """
+        if isinstance(value, Seat):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise TypeError(
+            f"{what} must be a Seat or one of 'N', 'W', 'S', 'E', "
+            f"not {type(value).__name__} {value!r}"
+        )
 
     def __str__(self) -> str:
         return self.name

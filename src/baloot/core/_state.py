@@ -7,28 +7,15 @@ change is named in :data:`MUTABLE`; the snapshot taken before each action holds 
 
 from __future__ import annotations
 
-from enum import Enum
 from operator import attrgetter
 from typing import Final
 
-from baloot.actions import Action
-from baloot.errors import IllegalActionError
-from baloot.projects import Project
-from baloot.rules import CLASSIC, Rules
-from baloot.seats import Seat
-
-
-class Phase(Enum):
-    """Where a hand stands."""
-
-    BIDDING_ROUND_1 = "bidding round 1"
-    BIDDING_ROUND_2 = "bidding round 2"
-    BIDDING_ROUND_3 = "bidding round 3"
-    TRUMP_NAMING = "trump naming"
-    DOUBLING = "doubling"
-    PLAYING = "playing"
-    OVER = "over"
-
+from baloot.core.actions import Action
+from baloot.core.errors import IllegalActionError
+from baloot.core.projects import Project
+from baloot.core.rules import CLASSIC, Rules
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase
 
 R1: Final = Phase.BIDDING_ROUND_1
 R2: Final = Phase.BIDDING_ROUND_2
@@ -122,7 +109,7 @@ class HandState:
         score_before: tuple[int, int],
     ) -> None:
         self._deck = indices
-        self._dealer = int(Seat.parse(dealer) if isinstance(dealer, str) else dealer)
+        self._dealer = int(Seat.coerce(dealer, "dealer"))
         self._rules = CLASSIC if rules is None else rules
         self._score_before = (int(score_before[0]), int(score_before[1]))
         self._p1 = p1 = (self._dealer + 1) & 3
@@ -174,7 +161,7 @@ class HandState:
         self._legal_mask = -1
 
     def _fail(self, action: Action, code: str, **params: str) -> IllegalActionError:
-        """The error of ``action`` breaking the rule ``code`` (see :mod:`baloot.reasons`)."""
+        """The error of ``action`` breaking the rule ``code`` (see :mod:`baloot.core.reasons`)."""
         return IllegalActionError.of(code, str(action), **params)
 
     def _annul(self) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from baloot import tables as T
-from baloot.actions import Action
-from baloot.cards import CARDS
-from baloot.declarations import Declarations
-from baloot.errors import IllegalActionError
-from baloot.state import HOKUM, SUN
+from baloot.core import _lookup as T
+from baloot.core._declarations import Declarations
+from baloot.core._state import HOKUM, SUN
+from baloot.core.actions import Action
+from baloot.core.cards import CARDS
+from baloot.core.errors import IllegalActionError
 
 _TRUMP_STRENGTH: Final = T.TRUMP_RANK_STRENGTH
 _PLAIN_STRENGTH: Final = T.PLAIN_RANK_STRENGTH

@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from baloot.actions import Action
-from baloot.cards import Card
-from baloot.errors import IllegalActionError
-from baloot.hand import Hand, HandResult
-from baloot.rules import CLASSIC, Rules
-from baloot.seats import Seat, Team
-
-if TYPE_CHECKING:
-    from baloot.record import Record
+from baloot.core.actions import Action
+from baloot.core.cards import Card
+from baloot.core.errors import IllegalActionError
+from baloot.core.hand import Hand
+from baloot.core.rules import CLASSIC, Rules
+from baloot.core.scoring import HandResult
+from baloot.core.seats import Seat, Team
 
 TARGET = 152
 
@@ -56,10 +53,14 @@ class Match:
         rng: random.Random | None = None,
         score_before: tuple[int, int] = (0, 0),
     ) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         self.rules = CLASSIC if rules is None else rules
         self.rng = rng
         self.score_before = (int(score_before[0]), int(score_before[1]))
-        self.first_dealer = Seat.parse(dealer) if isinstance(dealer, str) else Seat(dealer)
+        self.first_dealer = Seat.coerce(dealer, "dealer")
         self.hands: list[Hand] = []
         self._undealt: list[tuple[Card, ...]] = []
         self.results: list[HandResult] = []
@@ -167,12 +168,6 @@ class Match:
             self._totals = (self._totals[0] - score[0], self._totals[1] - score[1])
             self._winner = match_winner(self._totals)
         return hand.undo()
-
-    def to_record(self, **metadata: object) -> Record:
-        """The match so far as a ``baloot/1`` match record."""
-        from baloot.record import Record
-
-        return Record.from_match(self, **metadata)
 
     def __repr__(self) -> str:
         state = f"won by {self._winner.name}" if self._winner is not None else "in progress"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from baloot.reasons import reason_text
+from baloot.core.reasons import reason_text
 
 
 class BalootError(Exception):
@@ -18,7 +18,7 @@ class NotationError(BalootError, ValueError):
     >>> Card.parse("Xz")
     Traceback (most recent call last):
     ...
-    baloot.errors.NotationError: unknown card 'Xz'
+    baloot.NotationError: unknown card 'Xz'
     """
 
 
@@ -29,7 +29,7 @@ class RulesError(BalootError, ValueError):
 class IllegalActionError(BalootError):
     """An action that the rules do not allow at this point; nothing was applied.
 
-    ``code`` names the rule broken (a key of :data:`baloot.reasons.REASONS`) and ``params``
+    ``code`` names the rule broken (a key of :data:`baloot.core.reasons.REASONS`) and ``params``
     its parameters, as plain strings; ``reason`` is the rule in English words
     (``S must follow diamonds``); ``action`` is the offending action's text as given.
 
@@ -62,3 +62,8 @@ class IllegalActionError(BalootError):
 
 class RecordError(BalootError, ValueError):
     """A file or text that is not a ``baloot/1`` record (bad TOML, a missing key, a bad deck)."""
+
+
+# The public errors print as ``baloot.IllegalActionError``, where users import them from.
+for _error in (BalootError, NotationError, RulesError, IllegalActionError, RecordError):
+    _error.__module__ = "baloot"

@@ -26,16 +26,14 @@ import json as jsonlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import IO, Any, Final
 
-from baloot.cards import Card
-from baloot.errors import NotationError, RecordError, RulesError
-from baloot.rules import CLASSIC, PRESETS, Rules
-from baloot.seats import Seat
-
-if TYPE_CHECKING:
-    from baloot.hand import Hand
-    from baloot.match import Match
+from baloot.core.cards import Card
+from baloot.core.errors import NotationError, RecordError, RulesError
+from baloot.core.hand import Hand
+from baloot.core.match import Match
+from baloot.core.rules import CLASSIC, PRESETS, Rules
+from baloot.core.seats import Seat
 
 FORMAT: Final = "baloot/1"
 METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
@@ -63,39 +61,38 @@ class Record:
     preset: str = "classic"
 
     @classmethod
-    def from_hand(cls, hand: Hand, **metadata: Any) -> Record:
-        """A single-hand record of ``hand`` as played so far."""
-        before = hand.score_before
-        return cls(
-            [HandRecord(hand.dealer, hand.deck, [str(a) for a in hand.actions])],
-            hand.rules,
-            score_before=before if before != (0, 0) else None,
-            metadata=_metadata(metadata),
-            preset=_preset_of(hand.rules),
-        )
+    def of(cls, game: Hand | Match, **metadata: Any) -> Record:
+        """A record of ``game`` as played so far: one hand, or a whole match (``[[hands]]``).
 
-    @classmethod
-    def from_match(cls, match: Match, **metadata: Any) -> Record:
-        """A match record of ``match`` as played so far."""
-        before = match.score_before
+        The record depends on the engine, never the reverse (``Hand`` and ``Match`` know
+        nothing of records). ``metadata`` takes ``event``, ``date``, ``players``,
+        ``comment`` and ``x_*`` keys.
+
+        >>> import random
+        >>> hand = Hand.new(rng=random.Random(1))
+        >>> _ = hand.apply(hand.legal_actions()[0])
+        >>> Record.of(hand, event="club night").hands[0].actions
+        ['N hokum']
+        """
+        if isinstance(game, Hand):
+            hands, is_match = [game], False
+        elif isinstance(game, Match):
+            hands, is_match = list(game.hands), True
+        else:
+            raise TypeError(f"a record is made of a Hand or a Match, not {type(game).__name__}")
+        before = game.score_before
         return cls(
-            [HandRecord(h.dealer, h.deck, [str(a) for a in h.actions]) for h in match.hands],
-            match.rules,
-            is_match=True,
+            [HandRecord(h.dealer, h.deck, [str(a) for a in h.actions]) for h in hands],
+            game.rules,
+            is_match=is_match,
             score_before=before if before != (0, 0) else None,
             metadata=_metadata(metadata),
-            preset=_preset_of(match.rules),
+            preset=_preset_of(game.rules),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the mapping its TOML or JSON holds."""
-        out: dict[str, Any] = {"format": FORMAT}
-        name = self.rules.name()
-        if name is not None:
-            out["rules"] = name
-        else:
-            base = PRESETS[self.preset]
-            out["rules"] = {"preset": self.preset, **self.rules.changes(base)}
+        out: dict[str, Any] = {"format": FORMAT, "rules": rules_json(self.rules, self.preset)}
         out.update(self.metadata)
         if self.score_before is not None:
             out["score_before"] = list(self.score_before)
@@ -115,6 +112,20 @@ def _metadata(values: Mapping[str, Any]) -> dict[str, Any]:
                 f"{key!r} is not record metadata (event, date, players, comment, x_*)"
             )
     return dict(values)
+
+
+def rules_json(rules: Rules, preset: str | None = None) -> str | dict[str, Any]:
+    """The ``rules`` value of a record: a preset name, or a table of a preset (by default
+    the one ``rules`` differ least from) and the flags that differ.
+
+    >>> rules_json(Rules()), rules_json(Rules(must_undertrump=True))
+    ('classic', {'preset': 'classic', 'must_undertrump': True})
+    """
+    name = rules.name()
+    if name is not None:
+        return name
+    base = _preset_of(rules) if preset is None else preset
+    return {"preset": base, **rules.changes(PRESETS[base])}
 
 
 def _preset_of(rules: Rules) -> str:
@@ -155,7 +166,7 @@ def loads(text: str | bytes) -> Record:
 def loads_all(text: str) -> list[Record]:
     """Read one record, or a bulk file of JSON records, one a line.
 
-    >>> from baloot.cards import CARDS
+    >>> from baloot.core.cards import CARDS
     >>> line = '{"format": "baloot/1", "dealer": "E", "deck": "%s", "actions": []}' % (
     ...     " ".join(c.text for c in CARDS))
     >>> len(loads_all(line + "\\n" + line + "\\n"))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from baloot import tables as T
-from baloot.actions import Action, Claim, Verb
-from baloot.projects import Project, ProjectKind, may_hold_project, reading
-from baloot.seats import SEATS
-from baloot.state import HOKUM, SUN, HandState
+from baloot.core import _lookup as T
+from baloot.core._state import HOKUM, SUN, HandState
+from baloot.core.actions import Action, Claim, Verb
+from baloot.core.projects import Project, ProjectKind, may_hold_project, reading
+from baloot.core.seats import SEATS
 
 
 class Declarations(HandState):

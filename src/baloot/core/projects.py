@@ -4,7 +4,7 @@ A hand's *reading* is its set of disjoint projects with the highest total value 
 ``decisions.md`` #21–#22). Readings are cached by mask, since bots and replays ask for the
 same hands again and again.
 
->>> from baloot.cards import CardSet
+>>> from baloot.core.cards import CardSet
 >>> [str(p) for p in reading(CardSet.parse("As Ks Qs Js Ts Kh Kd Kc").mask, sun=True)]
 ['hundred:KsKhKdKc', 'sira:QsJsTs']
 >>> reading(CardSet.parse("Ah Kh 9h 7s 8d Td Jc 9c").mask, sun=False)
@@ -19,8 +19,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
-from baloot.cards import CARDS, Rank, Suit, iter_bits
-from baloot.errors import NotationError
+from baloot.core.cards import CARDS, Card, Rank, Suit, iter_bits
+from baloot.core.errors import NotationError
 
 
 class ProjectKind(IntEnum):
@@ -72,8 +72,13 @@ class Project:
         """True for four cards of one rank."""
         return self.suit is None
 
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards, rank first for four of a kind, suit first for a sequence."""
+        return tuple(CARDS[i] for i in _project_order(self.mask))
+
     def __str__(self) -> str:
-        return self.kind.word + ":" + "".join(CARDS[i].text for i in _project_order(self.mask))
+        return self.kind.word + ":" + "".join(c.text for c in self.cards)
 
     def __repr__(self) -> str:
         return f"Project({str(self)!r})"

@@ -1,6 +1,6 @@
 """Replaying a record: every hand rebuilt through the engine, and its summary (#35–#45).
 
->>> from baloot.record import loads
+>>> from baloot.records.record import loads
 >>> rec = loads('''format = "baloot/1"
 ... dealer = "E"
 ... deck = "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc Ks Jh Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"
@@ -12,22 +12,28 @@
 >>> replay(rec)
 Traceback (most recent call last):
 ...
-baloot.replay.ReplayError: hand 1: action 8 "W play Kh": W may not play a card before the play begins
+baloot.ReplayError: hand 1: action 8 "W play Kh": W may not play a card before the play begins
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baloot.errors import IllegalActionError, RecordError
-from baloot.hand import Hand, HandResult
-from baloot.match import match_winner
-from baloot.record import Record
-from baloot.seats import Team
+from baloot.core.errors import IllegalActionError, NotationError, RecordError
+from baloot.core.hand import Hand
+from baloot.core.match import Match
+from baloot.core.scoring import HandResult
+from baloot.core.seats import Team
+from baloot.records.record import Record
+from baloot.records.summary import hand_json, teams_json
 
 
 class ReplayError(IllegalActionError):
-    """An illegal action in a record, located by its hand and its 1-based position (#40)."""
+    """An illegal action in a record, located by its hand and its 1-based position (#40).
+
+    Text that is not an action at all is an illegal action of a record too (#39), with the
+    code ``bad_notation``.
+    """
 
     def __init__(
         self,
@@ -59,21 +65,41 @@ class ReplayError(IllegalActionError):
         }
 
 
+ReplayError.__module__ = "baloot"
+
+
 @dataclass
 class Replay:
     """The hands of a record as replayed, with the match totals and winner."""
 
     record: Record
-    hands: list[Hand]
-    results: list[HandResult]
-    totals: tuple[int, int]
-    winner: Team | None
+    match: Match
+
+    @property
+    def hands(self) -> list[Hand]:
+        """Every hand of the record, rebuilt."""
+        return self.match.hands
+
+    @property
+    def results(self) -> list[HandResult]:
+        """Each hand's result (the last one may be in progress)."""
+        return [hand.result() for hand in self.match.hands]
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The match totals after the hands, ``score_before`` included."""
+        return self.match.totals
+
+    @property
+    def winner(self) -> Team | None:
+        """The team that won the match (R13), or None."""
+        return self.match.winner
 
     def to_json(self) -> dict[str, object]:
         """What ``baloot replay --json`` prints for a record that replays cleanly."""
         hands = []
         for hand, result in zip(self.hands, self.results, strict=True):
-            entry = result.to_json()
+            entry = hand_json(result)
             if not hand.is_over:
                 seat = hand.to_act
                 entry["to_act"] = None if seat is None else seat.name
@@ -81,51 +107,44 @@ class Replay:
             hands.append(entry)
         return {
             "hands": hands,
-            "totals": {"NS": self.totals[0], "EW": self.totals[1]},
+            "totals": teams_json(self.totals),
             "winner": None if self.winner is None else self.winner.name,
         }
 
 
 def replay(record: Record) -> Replay:
-    """Replay every hand of ``record``.
+    """Replay every hand of ``record`` through a :class:`Match`.
 
     Raises :class:`ReplayError` for an illegal action (the hands after it are not replayed)
     and :class:`RecordError` for a record that cannot be a real one: a hand after the match
     was won or after a hand still in progress, a wrong dealer, a decided ``score_before``.
     """
-    totals = record.score_before or (0, 0)
-    winner = match_winner(totals)
-    if winner is not None:
+    match = Match(record.rules, record.hands[0].dealer, None, record.score_before or (0, 0))
+    if match.is_over:
         raise RecordError("score_before has already decided the match")
-    hands: list[Hand] = []
-    results: list[HandResult] = []
     for number, entry in enumerate(record.hands, 1):
-        if hands:
-            previous = hands[-1]
+        if match.hands:
+            previous = match.hand
             if not previous.is_over:
                 raise RecordError(f"hand {number} follows a hand that is not over")
-            if winner is not None:
+            if match.is_over:
                 raise RecordError(f"hand {number} comes after the match was won")
             if entry.dealer != previous.next_dealer:
                 raise RecordError(
                     f"hand {number}: {previous.next_dealer.name} deals this hand, "
                     f"not {entry.dealer.name}"
                 )
-        hand = Hand(entry.deck, entry.dealer, record.rules, totals)
+        match.deal(entry.deck, entry.dealer)
         for position, text in enumerate(entry.actions, 1):
             if not text.split("#", 1)[0].strip():
                 continue
             try:
-                hand.apply(text)
+                match.apply(text)
+            except NotationError as error:
+                reason = str(error).split(": ", 1)[-1]
+                raise ReplayError(number, position, text, reason, "bad_notation") from None
             except IllegalActionError as error:
                 raise ReplayError(
                     number, position, text, error.reason, error.code, error.params
                 ) from None
-        result = hand.result()
-        hands.append(hand)
-        results.append(result)
-        if hand.is_over:
-            score = result.score or (0, 0)
-            totals = (totals[0] + score[0], totals[1] + score[1])
-            winner = match_winner(totals, result.gahwa_winner)
-    return Replay(record, hands, results, totals, winner)
+    return Replay(record, match)

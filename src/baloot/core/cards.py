@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import Final
 
-from baloot.errors import NotationError
+from baloot.core.errors import NotationError
 
 
 class Suit(IntEnum):

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from baloot.cards import Card, CardSet, Suit
-from baloot.errors import NotationError
-from baloot.projects import ProjectKind
-from baloot.seats import Seat
+from baloot.core.cards import Card, CardSet, Suit
+from baloot.core.errors import NotationError
+from baloot.core.projects import ProjectKind
+from baloot.core.seats import Seat
 
 
 class Verb(Enum):
@@ -92,7 +92,7 @@ class Action:
     >>> Action(Seat.N, Verb.PLAY)
     Traceback (most recent call last):
     ...
-    baloot.errors.NotationError: play needs card
+    baloot.NotationError: play needs card
     """
 
     seat: Seat
@@ -147,7 +147,7 @@ class Action:
         >>> Action.parse("N play")
         Traceback (most recent call last):
         ...
-        baloot.errors.NotationError: "N play": play needs a card
+        baloot.NotationError: "N play": play needs a card
         """
         words = text.split("#", 1)[0].split()
         if not words:

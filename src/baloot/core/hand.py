@@ -7,17 +7,17 @@ replayed record and a user interface all drive the engine this way.
 >>> import random
 >>> hand = Hand.new(rng=random.Random(7), dealer="E")
 >>> hand.phase, hand.to_act
-(<Phase.BIDDING_ROUND_1: 'bidding round 1'>, <Seat.N: 0>)
+(<Phase.BIDDING_ROUND_1: 'bidding-1'>, <Seat.N: 0>)
 >>> [str(a) for a in hand.legal_actions()]
 ['N hokum', 'N pass', 'N sun']
 >>> hand.apply("N sun")
 Action('N sun')
 >>> hand.phase, hand.contract.kind, hand.contract.declarer
-(<Phase.PLAYING: 'playing'>, 'sun', <Seat.N: 0>)
+(<Phase.PLAYING: 'playing'>, <ContractKind.SUN: 'sun'>, <Seat.N: 0>)
 >>> hand.apply("S play As")
 Traceback (most recent call last):
 ...
-baloot.errors.IllegalActionError: "S play As": it is N's turn
+baloot.IllegalActionError: "S play As": it is N's turn
 """
 
 from __future__ import annotations
@@ -25,19 +25,11 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from baloot.actions import Action, Verb, parse_after_seat
-from baloot.bidding import Bidding, Question
-from baloot.cards import CARDS, Card, CardSet, Suit, card_points, trick_winner
-from baloot.errors import IllegalActionError, NotationError
-from baloot.play import Play
-from baloot.projects import Project
-from baloot.rules import Rules
-from baloot.scoring import GAHWA, HandScore, score_hand
-from baloot.seats import SEATS, Seat, Team
-from baloot.state import (
+from baloot.core._bidding import Bidding
+from baloot.core._play import Play
+from baloot.core._state import (
     DOUBLING,
     HOKUM,
     MUTABLE,
@@ -45,91 +37,31 @@ from baloot.state import (
     OVER,
     PLAY_MUTABLE,
     PLAYING,
-    R1,
-    R2,
-    R3,
     SUN,
     HandState,
-    Phase,
     play_snapshot,
 )
-
-if TYPE_CHECKING:
-    from baloot.record import Record
-    from baloot.view import SeatView
-
+from baloot.core.actions import Action, Verb, parse_after_seat
+from baloot.core.cards import CARDS, Card, CardSet, Suit, card_points, trick_winner
+from baloot.core.errors import IllegalActionError, NotationError
+from baloot.core.projects import Project, ProjectKind
+from baloot.core.reasons import Reason
+from baloot.core.rules import Rules
+from baloot.core.scoring import HandResult, score_hand
+from baloot.core.seats import SEATS, Seat, Team
+from baloot.core.vocabulary import (
+    Contract,
+    ContractKind,
+    Level,
+    Outcome,
+    Phase,
+    Question,
+    ShownProject,
+    Trick,
+)
 
 _SUITS: Final = tuple(Suit)
-
-
-@dataclass(frozen=True, slots=True)
-class Contract:
-    """The contract: Hokum (with its trump) or Sun, the declarer and the doubling."""
-
-    kind: str
-    trump: Suit | None
-    declarer: Seat
-    level: int | str = 1
-    locked: bool = False
-    doubler: Seat | None = None
-
-    @property
-    def declarers(self) -> Team:
-        """The declarer's team."""
-        return self.declarer.team
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """What a hand came to (R12): ``None`` where a figure is not known yet (#41, #42)."""
-
-    outcome: str
-    dealer: Seat
-    contract: Contract | None
-    tricks: tuple[int, int]
-    card_points: tuple[int, int]
-    projects: tuple[tuple[Project, ...], tuple[Project, ...]]
-    baloot: tuple[int, int]
-    made: bool | None
-    kaboot: Team | None
-    score: tuple[int, int] | None
-    scoring: HandScore | None = None
-    gahwa_winner: Team | None = None
-
-    def to_json(self) -> dict[str, object]:
-        """The hand as ``baloot replay --json`` prints it (``record-format.md``)."""
-        contract = None
-        if self.contract is not None:
-            c = self.contract
-            contract = {
-                "kind": c.kind,
-                "trump": None if c.trump is None else c.trump.letter,
-                "declarer": c.declarer.name,
-                "level": c.level,
-                "locked": c.locked,
-            }
-        return {
-            "dealer": self.dealer.name,
-            "outcome": self.outcome,
-            "contract": contract,
-            "tricks": _teams(self.tricks),
-            "card_points": _teams(self.card_points),
-            "projects": {
-                t.name: sorted((p.kind.word for p in self.projects[t]), key=_STRENGTH_ORDER.index)
-                for t in Team
-            },
-            "baloot": _teams(self.baloot),
-            "made": self.made,
-            "kaboot": None if self.kaboot is None else self.kaboot.name,
-            "score": None if self.score is None else _teams(self.score),
-        }
-
-
-_STRENGTH_ORDER: Final = ["four-hundred", "hundred", "fifty", "sira"]
-
-
-def _teams(pair: tuple[int, int]) -> dict[str, int]:
-    return {"NS": pair[0], "EW": pair[1]}
+_LAST_TRICK_BONUS: Final = 10
 
 
 class Hand(Bidding, Play):
@@ -149,10 +81,12 @@ class Hand(Bidding, Play):
         rules: Rules | None = None,
         score_before: tuple[int, int] = (0, 0),
     ) -> None:
+        if isinstance(deck, str) or not all(isinstance(c, Card) for c in deck):
+            raise TypeError("a deck is a sequence of 32 Card values (see Hand.from_deck)")
         indices = tuple(c.index for c in deck)
         if len(indices) != 32 or len(set(indices)) != 32:
             raise NotationError("a deck is 32 distinct cards")
-        self._setup(indices, dealer, rules, score_before)
+        self._setup(indices, dealer, _checked_rules(rules), _checked_score(score_before))
 
     @classmethod
     def new(
@@ -162,11 +96,21 @@ class Hand(Bidding, Play):
         rules: Rules | None = None,
         score_before: tuple[int, int] = (0, 0),
     ) -> Hand:
-        """A hand dealt from a deck shuffled by ``rng`` (pass ``random.Random(seed)``)."""
+        """A hand dealt from a deck shuffled by ``rng`` (pass ``random.Random(seed)``).
+
+        >>> Hand.new(dealer=4)
+        Traceback (most recent call last):
+        ...
+        TypeError: dealer must be a Seat or one of 'N', 'W', 'S', 'E', not int 4
+        """
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        seat = Seat.coerce(dealer, "dealer")
+        checked, before = _checked_rules(rules), _checked_score(score_before)
         deck = list(range(32))
         (rng if rng is not None else random.Random()).shuffle(deck)
         hand = cls.__new__(cls)
-        hand._setup(tuple(deck), dealer, rules, score_before)
+        hand._setup(tuple(deck), seat, checked, before)
         return hand
 
     @classmethod
@@ -238,7 +182,7 @@ class Hand(Bidding, Play):
         return self._trick_no
 
     @property
-    def tricks(self) -> tuple[int, int]:
+    def tricks_won(self) -> tuple[int, int]:
         """Tricks (NS, EW) taken so far."""
         return self._tricks
 
@@ -255,29 +199,71 @@ class Hand(Bidding, Play):
         >>> for call in ("N pass", "W hokum", "S pass", "E pass"):
         ...     _ = hand.apply(call)
         >>> hand.question, hand.legal_actions()
-        (Question(kind='sun_over_hokum', about=<Seat.W: 1>), (Action('N pass'), Action('N sun')))
+        (Question(kind=<QuestionKind.SUN_OVER_HOKUM: 'sun-over-hokum'>, about=<Seat.W: 1>), \
+(Action('N pass'), Action('N sun')))
         """
         return self._question()
 
-    def completed_tricks(self) -> list[tuple[tuple[tuple[Seat, Card], ...], Seat]]:
-        """Every finished trick: its cards in playing order, and who won it (R9.2)."""
-        trump = None if self._kind != HOKUM else Suit(self._trump)
-        tricks: list[tuple[tuple[tuple[Seat, Card], ...], Seat]] = []
-        current: list[tuple[Seat, Card]] = []
+    def tricks(self) -> tuple[Trick, ...]:
+        """Every trick begun, in order: leader, plays with their words, winner, card points.
+
+        The one place where the play history is grouped into tricks (R9.2); the last trick's
+        points include its 10.
+        """
+        trump = self._trump if self._kind == HOKUM else None
+        trump_suit = None if trump is None else _SUITS[trump]
+        tricks: list[Trick] = []
+        plays: list[Action] = []
         for action in self._actions:
             if action.card is None:
                 continue
-            current.append((action.seat, action.card))
-            if len(current) == 4:
-                winner = current[trick_winner((c for _, c in current), trump)][0]
-                tricks.append((tuple(current), winner))
-                current = []
-        return tricks
+            plays.append(action)
+            if len(plays) == 4:
+                cards = [p.card for p in plays if p.card is not None]
+                winner = plays[trick_winner(cards, trump_suit)].seat
+                points = card_points(sum(c.bit for c in cards), trump)
+                if len(tricks) == 7:
+                    points += _LAST_TRICK_BONUS
+                tricks.append(Trick(plays[0].seat, tuple(plays), winner, points))
+                plays = []
+        if plays:
+            tricks.append(Trick(plays[0].seat, tuple(plays), None, 0))
+        return tuple(tricks)
 
     @property
     def bidding_length(self) -> int | None:
         """How many of the actions were bidding (trump naming included), once it is over."""
         return None if self._bid_length < 0 else self._bid_length
+
+    def bidding(self) -> tuple[Action, ...]:
+        """The calls of the bidding so far, trump naming included (R4–R7)."""
+        end = len(self._actions) if self._bid_length < 0 else self._bid_length
+        return tuple(self._actions[:end])
+
+    def doubling(self) -> tuple[Action, ...]:
+        """The answers of the doubling ladder (R8), once the bidding is over."""
+        if self._bid_length < 0:
+            return ()
+        answers: list[Action] = []
+        for action in self._actions[self._bid_length :]:
+            if action.verb is Verb.PLAY or action.verb is Verb.DECLARE:
+                break
+            answers.append(action)
+        return tuple(answers)
+
+    @property
+    def round_two_start(self) -> int | None:
+        """Where the second bidding round begins among the actions, or None if it did not.
+
+        Round 1 ends without a contract only when all four seats passed (R4.5), so round 2
+        begins at the fifth call.
+        """
+        if self._phase is Phase.BIDDING_ROUND_1:
+            return None
+        calls = self.bidding()
+        if len(calls) > 4 and all(a.verb is Verb.PASS for a in calls[:4]):
+            return 4
+        return None
 
     @property
     def taker(self) -> Seat | None:
@@ -297,12 +283,11 @@ class Hand(Bidding, Play):
         """The contract once the bidding is over (the level grows during doubling)."""
         if self._kind == 0:
             return None
-        level: int | str = "gahwa" if self._level == GAHWA else self._level
         return Contract(
-            "hokum" if self._kind == HOKUM else "sun",
+            ContractKind.HOKUM if self._kind == HOKUM else ContractKind.SUN,
             None if self._kind == SUN else _SUITS[self._trump],
             SEATS[self._declarer],
-            level,
+            Level(self._level),
             self._locked,
             SEATS[self._doubler] if self._doubler >= 0 else None,
         )
@@ -333,26 +318,43 @@ class Hand(Bidding, Play):
             return dataclasses.replace(action, baloot=True)
         return action
 
-    def shown_projects(self) -> tuple[Project, ...]:
-        """The projects shown at the second trick (R10.5): every project of both players of
-        the team holding the best declared project; empty before the first trick ends."""
+    def shown_projects(self) -> tuple[ShownProject, ...]:
+        """The projects shown at the second trick (R10.5), with the seats that held them:
+        every project of both players of the team holding the best declared project; empty
+        before the first trick ends."""
         winner = self._project_winner()
         if self._trick_no == 0 or winner < 0:
             return ()
         team = winner & 1
-        return self._reading(team) + self._reading(team + 2)
+        return tuple(ShownProject(SEATS[s], p) for s in (team, team + 2) for p in self._reading(s))
 
-    def view(self, seat: Seat | str) -> SeatView:
-        """What ``seat`` may know: never another seat's hidden cards."""
-        from baloot.view import SeatView
+    def play_restriction(self) -> Reason | None:
+        """Why the seat to act may not play every card it holds, under the rules in force
+        (R9.3–R9.4), or None when any card goes; the engine's own reason for a card it
+        refuses, so an interface can say why a card is forced before it is played.
 
-        return SeatView.of(self, _seat(seat))
-
-    def to_record(self, **metadata: object) -> Record:
-        """This hand, as played so far, as a ``baloot/1`` record."""
-        from baloot.record import Record
-
-        return Record.from_hand(self, **metadata)
+        >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+        >>> for call in ("N sun", "N play As"):
+        ...     _ = hand.apply(call)
+        >>> hand.play_restriction()
+        Reason(code='must_follow', params={'seat': 'W', 'suit': 'spades'})
+        """
+        if self._phase is not PLAYING:
+            return None
+        s = self._to_act
+        held = self._hands[s]
+        allowed = self._play_mask(s)
+        refused = held & ~allowed
+        if not refused:
+            return None
+        same_suits = 0
+        for suit in range(4):
+            if allowed >> (8 * suit) & 0xFF:
+                same_suits |= 0xFF << (8 * suit)
+        pick = refused & same_suits or refused
+        c = (pick & -pick).bit_length() - 1
+        error = self._explain_play(Action(SEATS[s], Verb.PLAY, card=CARDS[c]), c, allowed)
+        return Reason(error.code, error.params)
 
     def copy(self) -> Hand:
         """An independent copy (its undo history included)."""
@@ -393,13 +395,43 @@ class Hand(Bidding, Play):
                 legal = self._legal = self._generate()
         return legal
 
+    def check(self, action: Action | str) -> Action:
+        """The verify half of :meth:`apply`: raise what ``apply`` would raise, change nothing.
+
+        Text that is not an action at all raises :class:`NotationError`; an action the rules
+        forbid now raises :class:`IllegalActionError` (#39: the seat is checked first, so an
+        action by the wrong seat is "it is X's turn" whatever follows it). Returns the action.
+
+        >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+        >>> hand.check("N sun")
+        Action('N sun')
+        >>> hand.check("W sun")
+        Traceback (most recent call last):
+        ...
+        baloot.IllegalActionError: "W sun": it is N's turn
+        >>> hand.check("N fly")
+        Traceback (most recent call last):
+        ...
+        baloot.NotationError: "N fly": unknown verb 'fly'
+        >>> hand.actions
+        []
+        """
+        action = self._as_action(action)
+        self._check_turn(action)
+        self._verify(action)
+        return action
+
     def apply(self, action: Action | str) -> Action:
         """Check ``action`` against the rules and apply it; return it as recorded.
 
-        Raises :class:`IllegalActionError` (nothing applied) if it is not legal now.
+        Raises :class:`NotationError` for text that is not an action and
+        :class:`IllegalActionError` for an action the rules forbid now, as :meth:`check`
+        does; either way nothing is applied.
         """
         if isinstance(action, str):
             action = self.parse_action(action)
+        elif not isinstance(action, Action):
+            raise TypeError(f"an action is an Action or its text, not {type(action).__name__}")
         phase = self._phase
         s = action.seat
         card = action.card
@@ -416,29 +448,35 @@ class Hand(Bidding, Play):
                 self._play(s, c, False)
                 return action
         self._check_turn(action)
-        self._dispatch(action)
+        self._commit(action, self._verify(action))
         return action
 
     def parse_action(self, text: str) -> Action:
-        """Read an action, checking the seat first (#39): a wrong seat is 'it is X's turn'."""
+        """Read an action in this position, checking the seat first (#39).
+
+        ``NotationError`` for text that is no action (empty, an unknown seat or verb, bad
+        arguments); ``IllegalActionError`` when the hand is over or another seat is to act.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"an action's text is a str, not {type(text).__name__}")
         words = text.split("#", 1)[0].split()
         if not words:
             raise NotationError("empty action")
-        try:
-            seat = Seat.parse(words[0])
-        except NotationError as error:
-            raise IllegalActionError.of("bad_notation", text, message=str(error)) from None
+        seat = Seat.parse(words[0])
         if self._phase is OVER:
             raise IllegalActionError.of("hand_over", text)
         if seat != self._to_act:
             raise IllegalActionError.of("not_your_turn", text, seat=SEATS[self._to_act].name)
         if len(words) < 2:
-            raise IllegalActionError.of("name_action", text, seat=seat.name)
-        try:
-            return parse_after_seat(seat, words[1:], text)
-        except NotationError as error:
-            message = str(error).split(": ", 1)[-1]
-            raise IllegalActionError.of("bad_notation", text, message=message) from None
+            raise NotationError(f'"{text}": no verb after the seat')
+        return parse_after_seat(seat, words[1:], text)
+
+    def _as_action(self, action: Action | str) -> Action:
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if not isinstance(action, Action):
+            raise TypeError(f"an action is an Action or its text, not {type(action).__name__}")
+        return action
 
     def _check_turn(self, action: Action) -> None:
         if self._phase is OVER:
@@ -446,33 +484,41 @@ class Hand(Bidding, Play):
         if action.seat != self._to_act:
             raise self._fail(action, "not_your_turn", seat=SEATS[self._to_act].name)
 
-    def _dispatch(self, action: Action) -> None:
-        phase = self._phase
+    def _verify(self, action: Action) -> object:
+        """Raise the rule that ``action`` breaks, or return what applying it needs: the card
+        of a play, the projects of a declaration."""
         verb = action.verb
-        s = int(action.seat)
         name = action.seat.name
-        if phase is PLAYING:
+        if self._phase is PLAYING:
             if verb is Verb.PLAY:
-                c = self._check_play(action)
-                self._push(action)
-                self._play(s, c, action.ekka)
-            elif verb is Verb.DECLARE:
-                projects = self._check_declaration(action)
-                self._push(action)
-                declared = list(self._declared)
-                declared[s] = projects
-                self._declared = tuple(declared)
-            else:
-                raise self._fail(action, "play_now", seat=name)
-            return
+                return self._check_play(action)
+            if verb is Verb.DECLARE:
+                return self._check_declaration(action)
+            raise self._fail(action, "play_now", seat=name)
         if verb is Verb.PLAY or verb is Verb.DECLARE:
             code = "play_before_play" if verb is Verb.PLAY else "declare_before_play"
             raise self._fail(action, code, seat=name)
         legal = self.legal_actions()
         if action not in legal:
             raise self._explain_call(action, legal)
+        return None
+
+    def _commit(self, action: Action, checked: object) -> None:
+        """Apply ``action``, already verified; ``checked`` is what :meth:`_verify` found."""
+        s = int(action.seat)
+        verb = action.verb
+        phase = self._phase
         self._push(action)
-        if phase is DOUBLING:
+        if phase is PLAYING:
+            if verb is Verb.PLAY:
+                assert isinstance(checked, int)
+                self._play(s, checked, action.ekka)
+            else:
+                assert isinstance(checked, tuple)
+                declared = list(self._declared)
+                declared[s] = checked
+                self._declared = tuple(declared)
+        elif phase is DOUBLING:
             self._apply_doubling(action)
         elif phase is NAMING:
             suit = action.suit
@@ -490,43 +536,51 @@ class Hand(Bidding, Play):
         trump = self._trump if self._kind == HOKUM else None
         points = [card_points(self._won[0], trump), card_points(self._won[1], trump)]
         if self._last_team >= 0:
-            points[self._last_team] += 10
+            points[self._last_team] += _LAST_TRICK_BONUS
         return (points[0], points[1])
 
     def result(self) -> HandResult:
         """The hand's outcome so far: contract, tricks, card points, projects, Baloot, score."""
         dealer = SEATS[self._dealer]
-        no_projects: tuple[tuple[Project, ...], tuple[Project, ...]] = ((), ())
+        declared = tuple(None if d is None else tuple(p.kind for p in d) for d in self._declared)
         if self._phase is OVER and self._kind == 0:
+            kawesh = self._actions[-1].seat if self._kawesh else None
             return HandResult(
-                "annulled", dealer, None, (0, 0), (0, 0), no_projects, (0, 0), None, None, (0, 0)
+                outcome=Outcome.ANNULLED,
+                dealer=dealer,
+                contract=None,
+                tricks=(0, 0),
+                card_points=(0, 0),
+                score=(0, 0),
+                declared=declared,
+                kawesh=kawesh,
             )
-        contract = self.contract
-        if self._phase is not OVER or contract is None:
-            if self._phase in (R1, R2, R3, NAMING):
-                contract = None
+        if self._phase is not OVER:
             return HandResult(
-                "in progress",
-                dealer,
-                contract,
-                self._tricks,
-                self.card_points(),
-                no_projects,
-                (0, 0),
-                None,
-                None,
-                None,
+                outcome=Outcome.IN_PROGRESS,
+                dealer=dealer,
+                contract=None if self._phase.is_bidding else self.contract,
+                tricks=self._tricks,
+                card_points=self.card_points(),
+                declared=declared,
             )
+        return self._played_result(dealer, declared)
+
+    def _played_result(
+        self, dealer: Seat, declared: tuple[tuple[ProjectKind, ...] | None, ...]
+    ) -> HandResult:
+        """R10–R12 applied to a hand played to its end."""
+        shown = self.shown_projects()
         winner_seat = self._project_winner()
-        shown = -1 if winner_seat < 0 else winner_seat & 1
+        team = None if winner_seat < 0 else Team(winner_seat & 1)
         projects: list[tuple[Project, ...]] = [(), ()]
-        if shown >= 0:
-            projects[shown] = self.shown_projects()
+        if team is not None:
+            projects[team] = tuple(s.project for s in shown)
         sun = self._kind == SUN
-        points = sum(p.kind.game_points(sun) for p in projects[shown]) if shown >= 0 else 0
-        raw = sum(p.kind.raw for p in projects[shown]) if shown >= 0 else 0
+        points = sum(p.kind.game_points(sun) for p in projects[team]) if team is not None else 0
+        raw = sum(p.kind.raw for p in projects[team]) if team is not None else 0
         baloot = [0, 0]
-        holder = self._baloot_seat(shown)
+        holder = self._baloot_seat(-1 if team is None else int(team))
         if holder >= 0:
             baloot[holder & 1] = 2
         cards = self.card_points()
@@ -537,24 +591,27 @@ class Hand(Bidding, Play):
             level=self._level,
             card_points=cards,
             tricks=self._tricks,
-            project_team=None if shown < 0 else Team(shown),
+            project_team=team,
             project_points=points,
             project_raw=raw,
             baloot=(baloot[0], baloot[1]),
         )
         return HandResult(
-            "played",
-            dealer,
-            contract,
-            self._tricks,
-            cards,
-            (projects[0], projects[1]),
-            (baloot[0], baloot[1]),
-            sheet.made,
-            sheet.kaboot,
-            sheet.score,
-            sheet,
-            sheet.winner if self._level == GAHWA else None,
+            outcome=Outcome.PLAYED,
+            dealer=dealer,
+            contract=self.contract,
+            tricks=self._tricks,
+            card_points=cards,
+            projects=(projects[0], projects[1]),
+            shown=shown,
+            declared=declared,
+            baloot=(baloot[0], baloot[1]),
+            baloot_holder=SEATS[holder] if holder >= 0 else None,
+            made=sheet.made,
+            kaboot=sheet.kaboot,
+            score=sheet.score,
+            scoring=sheet,
+            gahwa_winner=sheet.winner if self._level == Level.GAHWA else None,
         )
 
     @property
@@ -570,4 +627,23 @@ class Hand(Bidding, Play):
 
 
 def _seat(seat: Seat | str) -> int:
-    return int(Seat.parse(seat) if isinstance(seat, str) else seat)
+    return int(Seat.coerce(seat))
+
+
+def _checked_rules(rules: Rules | None) -> Rules | None:
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
+    return rules
+
+
+def _checked_score(score: tuple[int, int]) -> tuple[int, int]:
+    """Match totals before a hand: two whole numbers, not negative."""
+    if (
+        not isinstance(score, tuple | list)
+        or len(score) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in score)
+    ):
+        raise TypeError(f"score_before is two whole numbers (NS, EW), not {score!r}")
+    if min(score) < 0:
+        raise ValueError(f"score_before must not be negative, not {tuple(score)}")
+    return (score[0], score[1])

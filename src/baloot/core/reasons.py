@@ -1,6 +1,6 @@
 """Why an action is illegal, as a code and its parameters, so any interface can word it.
 
-Every :class:`~baloot.errors.IllegalActionError` carries a ``code`` (a key of
+Every :class:`~baloot.core.errors.IllegalActionError` carries a ``code`` (a key of
 :data:`REASONS`) and ``params`` (plain strings: a seat letter like ``S``, a card like ``Kh``,
 a suit name like ``diamonds``, a project word like ``sira``); its English ``reason`` is the
 code's template filled with them.
@@ -14,6 +14,8 @@ code's template filled with them.
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Final
 
 #: Every reason code with its English template; the ``{fields}`` are the code's parameters.
@@ -98,3 +100,20 @@ def reason_fields(code: str) -> frozenset[str]:
     ['card', 'higher', 'seat']
     """
     return frozenset(name for _, name, _, _ in string.Formatter().parse(REASONS[code]) if name)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A rule as a code and its parameters, for an interface to word (see :data:`REASONS`).
+
+    >>> Reason("must_follow", {"seat": "S", "suit": "diamonds"}).text
+    'S must follow diamonds'
+    """
+
+    code: str
+    params: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The rule in English words."""
+        return reason_text(self.code, **self.params)

@@ -1,0 +1,317 @@
+"""Scoring a finished hand (R12): counting team, rounding, who won, what each team writes.
+
+This module knows nothing of cards in play: it takes the facts of a hand (card points, tricks,
+scored projects, Baloot) and applies R12 under the rules' flags. Worked example S2 of the spec:
+
+>>> from baloot.core.rules import Rules
+>>> s = score_hand(Rules(), sun=False, declarers=Team.EW, level=1,
+...                card_points=(77, 85), tricks=(4, 4), project_team=Team.NS,
+...                project_points=5, project_raw=50, baloot=(0, 0))
+>>> s.score, s.made, s.counting_team
+((21, 0), False, <Team.NS: 0>)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baloot.core.projects import Project, ProjectKind
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat, Team
+from baloot.core.vocabulary import Contract, DecidedBy, Level, Outcome, Rounding, ShownProject
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandScore:
+    """How a hand was scored: every intermediate figure, so the sheet can explain itself.
+
+    ``tie_digit`` is the last digit of the counting team's card points when it decided a tie
+    (``decided_by`` is :attr:`DecidedBy.TIE_DIGIT`), else None; ``rounding`` is None in a
+    Kaboot, where no card points are converted; ``baloot_written`` is the Baloot points each
+    team finally writes (R12.7, R12.8, #34), which may differ from who held it.
+    """
+
+    counting_team: Team
+    card_game_points: tuple[int, int]
+    game_points: tuple[int, int]
+    winner: Team
+    made: bool
+    kaboot: Team | None
+    score: tuple[int, int]
+    decided_by: DecidedBy
+    tie_digit: int | None = None
+    rounding: Rounding | None = None
+    project_factor: int = 1
+    baloot_written: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandResult:
+    """What a hand came to (R12): ``None`` where a figure is not known yet (#41, #42).
+
+    ``projects`` are the projects each team scored (the comparison's winner, R10.6) and
+    ``shown`` the same with the seats that held them; ``declared`` is what each seat declared
+    (kinds, None for a seat that did not); ``baloot`` the Baloot points credited to each team
+    (#25) and ``baloot_holder`` the seat that held it; ``kawesh`` the seat whose Kawesh
+    annulled the hand.
+    """
+
+    outcome: Outcome
+    dealer: Seat
+    contract: Contract | None
+    tricks: tuple[int, int]
+    card_points: tuple[int, int]
+    projects: tuple[tuple[Project, ...], tuple[Project, ...]] = ((), ())
+    shown: tuple[ShownProject, ...] = ()
+    declared: tuple[tuple[ProjectKind, ...] | None, ...] = (None, None, None, None)
+    baloot: tuple[int, int] = (0, 0)
+    baloot_holder: Seat | None = None
+    made: bool | None = None
+    kaboot: Team | None = None
+    score: tuple[int, int] | None = None
+    scoring: HandScore | None = None
+    gahwa_winner: Team | None = None
+    kawesh: Seat | None = None
+
+
+def counting_team(declarers: Team, level: int) -> Team:
+    """R12.3: the opponents of the last caller among bid, Double, Triple, Four, Gahwa.
+
+    >>> counting_team(Team.EW, 1), counting_team(Team.EW, 2)
+    (<Team.NS: 0>, <Team.EW: 1>)
+    """
+    return declarers if level in (2, 4) else declarers.other
+
+
+def round_hokum(points: int) -> int:
+    """R12.4 Hokum: tens, a remainder of 6 or more rounds up (a 5 rounds down).
+
+    >>> round_hokum(65), round_hokum(66), round_hokum(56)
+    (6, 7, 6)
+    """
+    return points // 10 + (1 if points % 10 >= 6 else 0)
+
+
+def round_sun(points: int) -> int:
+    """R12.4 Sun: to the nearest ten keeping a 5, then divided by 5.
+
+    >>> round_sun(65), round_sun(66), round_sun(64), round_sun(41)
+    (13, 14, 12, 8)
+    """
+    digit = points % 10
+    if 1 <= digit <= 4:
+        points -= digit
+    elif digit >= 6:
+        points += 10 - digit
+    return points // 5
+
+
+def rounding(rules: Rules, sun: bool) -> Rounding:
+    """Which rounding converts card points to game points (R12.4, #30).
+
+    >>> rounding(Rules(), sun=False), rounding(Rules(hokum_pair_rounding=True), sun=True)
+    (<Rounding.HOKUM: 'hokum'>, <Rounding.SUN: 'sun'>)
+    """
+    if sun:
+        return Rounding.SUN
+    return Rounding.HOKUM_PAIR if rules.hokum_pair_rounding else Rounding.HOKUM
+
+
+def card_game_points(
+    rules: Rules, sun: bool, counting: Team, card_points: tuple[int, int]
+) -> tuple[int, int]:
+    """Both teams' card game points, converting only the counting team's (R12.4, #30)."""
+    if sun:
+        counted = round_sun(card_points[counting])
+        total = 26
+    elif rules.hokum_pair_rounding:
+        ns, ew = (round_hokum(p) for p in card_points)
+        if ns + ew == 17:
+            loser = max(Team, key=lambda t: (card_points[t] % 10, card_points[t]))
+            return (ns - 1, ew) if loser == Team.NS else (ns, ew - 1)
+        return (ns, ew)
+    else:
+        counted = round_hokum(card_points[counting])
+        total = 16
+    return (counted, total - counted) if counting == Team.NS else (total - counted, counted)
+
+
+def _tie_winner(sun: bool, declarers: Team, counting: Team, counted_points: int) -> Team:
+    """R12.6: the last digit of the counting team's card points decides an exact tie."""
+    digit = counted_points % 10
+    if sun:
+        if 1 <= digit <= 4:
+            return counting
+        return counting.other if digit >= 6 else declarers
+    if 2 <= digit <= 5:
+        return counting
+    return declarers if digit == 1 else counting.other
+
+
+def project_multiplier(rules: Rules, level: int) -> int:
+    """How doubling multiplies scored projects (``project_multiplier``, #31).
+
+    >>> project_multiplier(Rules(), 3), project_multiplier(Rules(project_multiplier="level"), 3)
+    (2, 3)
+    """
+    if level == 1:
+        return 1
+    if rules.project_multiplier == "level":
+        return level
+    if rules.project_multiplier == "x2_at_double_x1_above":
+        return 2 if level == 2 else 1
+    return 2
+
+
+def score_hand(
+    rules: Rules,
+    *,
+    sun: bool,
+    declarers: Team,
+    level: int,
+    card_points: tuple[int, int],
+    tricks: tuple[int, int],
+    project_team: Team | None,
+    project_points: int,
+    project_raw: int,
+    baloot: tuple[int, int],
+) -> HandScore:
+    """Apply R12 to the facts of a completed hand.
+
+    ``level`` is a :class:`Level` (1–4, or 5 for the Gahwa); ``project_points`` are the base
+    game points of every project scored by ``project_team`` (the team that won the
+    comparison), ``project_raw`` their raw equivalent; ``baloot`` the unblocked Baloot points
+    of each team.
+    """
+    counting = counting_team(declarers, level)
+    doubled = level > 1
+    if 8 in tricks:
+        return _score_kaboot(
+            rules,
+            sun,
+            declarers,
+            level,
+            counting,
+            Team(tricks.index(8)),
+            project_team,
+            project_points,
+            baloot,
+        )
+    cgp = card_game_points(rules, sun, counting, card_points)
+    gp = tuple(cgp[t] + (project_points if project_team == t else 0) + baloot[t] for t in Team)
+    game_points = (gp[0], gp[1])
+    last_caller = counting.other
+    tie_digit = None
+    if rules.win_comparison == "raw_points":
+        raw = [
+            card_points[t] + (project_raw if project_team == t else 0) + 10 * baloot[t]
+            for t in Team
+        ]
+        if raw[declarers] != raw[declarers.other]:
+            winner = max(Team, key=lambda t: raw[t])
+            decided_by = DecidedBy.RAW_POINTS
+        else:
+            tied_loser = (
+                last_caller
+                if doubled and rules.doubled_exact_tie == "last_caller_loses"
+                else declarers.other
+            )
+            winner = tied_loser.other
+            decided_by = DecidedBy.RAW_TIE
+    elif game_points[0] != game_points[1]:
+        winner = Team.NS if game_points[0] > game_points[1] else Team.EW
+        decided_by = DecidedBy.GAME_POINTS
+    elif doubled and rules.doubled_exact_tie == "last_caller_loses":
+        winner = counting
+        decided_by = DecidedBy.LAST_CALLER
+    else:
+        winner = _tie_winner(sun, declarers, counting, card_points[counting])
+        decided_by = DecidedBy.TIE_DIGIT
+        tie_digit = card_points[counting] % 10
+    made = winner == declarers
+    written, kept = _written(rules, sun, level, winner, made, game_points, project_points, baloot)
+    return HandScore(
+        counting_team=counting,
+        card_game_points=cgp,
+        game_points=game_points,
+        winner=winner,
+        made=made,
+        kaboot=None,
+        score=written,
+        decided_by=decided_by,
+        tie_digit=tie_digit,
+        rounding=rounding(rules, sun),
+        project_factor=project_multiplier(rules, min(level, Level.FOUR)),
+        baloot_written=kept,
+    )
+
+
+def _written(
+    rules: Rules,
+    sun: bool,
+    level: int,
+    winner: Team,
+    made: bool,
+    game_points: tuple[int, int],
+    project_points: int,
+    baloot: tuple[int, int],
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """R12.7: what each team writes, and the Baloot points within it (#34)."""
+    if level == Level.GAHWA:
+        return (0, 0), (0, 0)
+    if level == 1 and made:
+        return game_points, baloot
+    base = (26 if sun else 16) * (1 if level == 1 else 2 if sun else level)
+    kept = [0, 0]
+    if rules.baloot_on_loss == "transfer":
+        kept[winner] = baloot[0] + baloot[1]
+    else:
+        kept[winner] = baloot[winner]
+        if rules.baloot_on_loss == "keep":
+            kept[winner.other] = baloot[winner.other]
+    written = [kept[0], kept[1]]
+    written[winner] += base + project_points * project_multiplier(rules, level)
+    return (written[0], written[1]), (kept[0], kept[1])
+
+
+def _score_kaboot(
+    rules: Rules,
+    sun: bool,
+    declarers: Team,
+    level: int,
+    counting: Team,
+    kabooter: Team,
+    project_team: Team | None,
+    project_points: int,
+    baloot: tuple[int, int],
+) -> HandScore:
+    """R12.8 Al-kaboot: the team that took all eight tricks."""
+    zero = (0, 0)
+    written, kept = zero, zero
+    if level != Level.GAHWA:
+        base = 44 if sun else 25
+        if level > 1 and rules.kaboot_multiplied:
+            base *= 2 if sun else level
+        if rules.kaboot_projects == "all" or (
+            rules.kaboot_projects == "own_scored" and project_team == kabooter
+        ):
+            base += project_points * project_multiplier(rules, level)
+        points = [0, 0]
+        points[kabooter] = baloot[kabooter]
+        if rules.baloot_on_loss == "keep":
+            points[kabooter.other] = baloot[kabooter.other]
+        kept = (points[0], points[1])
+        points[kabooter] += base
+        written = (points[0], points[1])
+    return HandScore(
+        counting_team=counting,
+        card_game_points=zero,
+        game_points=zero,
+        winner=kabooter,
+        made=kabooter == declarers,
+        kaboot=kabooter,
+        score=written,
+        decided_by=DecidedBy.KABOOT,
+        project_factor=project_multiplier(rules, min(level, Level.FOUR)),
+        baloot_written=kept,
+    )
