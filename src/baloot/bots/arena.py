@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from baloot.bots import make_bot, play_hand, play_match
-from baloot.bots.base import Bot
 from baloot.core.actions import Action
 from baloot.core.hand import Hand
 from baloot.core.match import Match
@@ -28,6 +27,7 @@ from baloot.core.rules import CLASSIC, Rules
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
 from baloot.records.record import Record, dumps
+from baloot.table.players import Bot
 from baloot.view.seat_view import SeatView
 
 Z95 = 1.959964

@@ -16,27 +16,14 @@ callable that takes a ``random.Random`` and returns a bot.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
 
-from baloot.core.actions import Action
 from baloot.core.errors import BalootError
-from baloot.view.seat_view import SeatView
+from baloot.table.players import Bot
 
 ENTRY_POINT_GROUP = "pybaloot.bots"
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything that picks one legal action from what its seat can see."""
-
-    name: str
-
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        """Return one of ``legal``: the seat's decision in ``view``."""
-        ...
 
 
 BotFactory = Callable[[random.Random], Bot]

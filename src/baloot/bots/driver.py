@@ -16,17 +16,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from baloot.bots.base import Bot
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.seats import Seat
-from baloot.view.seat_view import SeatView
-
-
-class BotError(IllegalActionError):
-    """A bot returned an action that is not legal."""
+from baloot.table.players import Bot, bot_action
 
 
 @dataclass
@@ -53,14 +48,11 @@ def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) 
     if seat is None:
         raise IllegalActionError.of("hand_over")
     bot = bots[seat]
-    legal = hand.legal_actions()
     start = time.perf_counter()
-    action = bot.choose(SeatView.of(hand, seat), legal)
+    action = bot_action(hand, bot)
     if timer is not None:
         timer.add(bot.name, time.perf_counter() - start)
-    if action not in legal:
-        raise BotError.of("bot_illegal", str(action), bot=bot.name, seat=seat.name)
-    return hand.announced(action)
+    return action
 
 
 def play_hand(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) -> Hand:

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from baloot.bots import available_bots
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
-from baloot.bots.driver import BotError
+from baloot.table.players import BotError
 
 from .options import add_rules_arguments, rules_from_arguments
 

@@ -25,8 +25,10 @@ from baloot.core._lookup import SUIT_NAMES
 from baloot.core.cards import Suit
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
-from baloot.core.reasons import REASONS
+from baloot.core.reasons import REASONS, Reason
 from baloot.core.seats import Seat
+
+from .play_words import AR_PLAY, EN_PLAY
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -391,6 +393,10 @@ AR_REASONS: Final[dict[str, str]] = {
     "wrong_dealer": "{dealer} يوزّع هذه الجولة، لا {seat}",
     "no_generator": "لا مولّد لخلط الورق في هذه المباراة",
     "bot_illegal": "الآلي {bot} في {seat} اختار حركة غير مسموحة",
+    "not_your_seat": "{seat} لا يلعب عن {other}",
+    "not_hand_over": "الجولة لم تنتهِ بعد",
+    "not_allowed": "التراجع والتلميح فقط على طاولة فيها لاعب واحد",
+    "claim_not_proven": "أوراق {seat} ليست متأكدة من أخذ كل الأكلات الباقية",
     "ashkal_seat": "{seat}: لا يجوز الأشكل إلا للموزّع ولمن على يساره",
     "ashkal_round2": "{seat}: لا يجوز الأشكل في الدور الثاني",
     "ashkal_on_ace": "{seat}: لا يجوز الأشكل والمكشوفة إكّة",
@@ -453,7 +459,7 @@ _AR_VERBS: Final[dict[str, str]] = {
     "play": "لعب ورقة",
     "declare": "إعلان مشروع",
 }
-_SEAT_PARAMS: Final = frozenset({"seat", "dealer"})
+_SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
 _SUIT_BY_NAME: Final = {name: Suit(number) for number, name in enumerate(SUIT_NAMES)}
 _PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
 
@@ -491,10 +497,16 @@ class Strings:
 
     def reason(self, error: IllegalActionError) -> str:
         """Why ``error``'s action is illegal, in this language (English: ``error.reason``)."""
-        template = REASON_TABLES.get(self.lang, {}).get(error.code)
-        if template is None:
+        if error.code not in REASONS:
             return error.reason
-        values = {key: self._reason_param(key, value) for key, value in error.params.items()}
+        return self.rule(Reason(error.code, error.params))
+
+    def rule(self, reason: Reason) -> str:
+        """A rule of the engine (a reason code and its parameters) in this language."""
+        template = REASON_TABLES.get(self.lang, {}).get(reason.code)
+        if template is None:
+            return reason.text
+        values = {key: self._reason_param(key, value) for key, value in reason.params.items()}
         return template.format(**values)
 
     def _reason_param(self, key: str, value: str) -> str:
@@ -515,7 +527,7 @@ class Strings:
         return value
 
 
-TABLES: Final[dict[str, dict[str, str]]] = {"en": EN, "ar": AR}
+TABLES: Final[dict[str, dict[str, str]]] = {"en": EN | EN_PLAY, "ar": AR | AR_PLAY}
 
 
 def strings(lang: str) -> Strings:
@@ -531,10 +543,10 @@ def fields(template: str) -> frozenset[str]:
 def check_tables() -> None:
     """Raise AssertionError unless every language has the keys and fields of English."""
     for lang, table in TABLES.items():
-        if table.keys() != EN.keys():
+        if table.keys() != TABLES["en"].keys():
             raise AssertionError(f"{lang}: keys differ from en")
         for key, template in table.items():
-            if fields(template) != fields(EN[key]):
+            if fields(template) != fields(TABLES["en"][key]):
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
     for lang, reasons in REASON_TABLES.items():
         if reasons.keys() != REASONS.keys():

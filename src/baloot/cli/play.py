@@ -6,23 +6,30 @@ The game itself is :mod:`baloot.cli.game`.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from baloot.bots import available_bots
-from baloot.core.errors import BalootError
+from baloot.bots import available_bots, make_bot
+from baloot.core.errors import BalootError, IllegalActionError, RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.records.record import loads
+from baloot.table import PlayerKind, Table, first_dealer
 
+from .files import read_record_text
 from .game import TERMINAL_DELAY, Game, Options
 from .i18n import LANGUAGES
 from .options import add_rules_arguments, rules_from_arguments
+from .saving import SaveError, save_path
 
 USAGE_ERROR = 2
 DEFAULT_BOT = "heuristic"
+#: The longest pause after a trick that ``--delay`` takes, in seconds.
+MAX_DELAY = 10.0
 
 
 class PlayUsageError(BalootError, ValueError):
@@ -35,12 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seat",
         choices=seats,
-        default="S",
         help="your seat (default S); your partner sits opposite",
     )
     parser.add_argument(
         "--bots",
-        default=DEFAULT_BOT,
         metavar="SPEC",
         help="the bots: one name for all three (default heuristic), or per seat, "
         "e.g. W=random,E=heuristic (seats left out play heuristic)",
@@ -52,7 +57,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=list(LANGUAGES), default="en", help="language: en or ar (Arabic)"
     )
-    parser.add_argument("--save", metavar="FILE", help="write the match record (baloot/1) here")
+    parser.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the match record (baloot/1) here, at the end or when the game is stopped",
+    )
+    parser.add_argument("--force", action="store_true", help="let --save replace an existing file")
+    parser.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="continue a saved or interrupted match (seats, bots, rules and seed come from "
+        "the record; it is saved back to FILE unless --save names another file)",
+    )
     parser.add_argument("--name", default="you", help="your name in the saved record")
     parser.add_argument("--dealer", choices=seats, help="the first dealer (default: by the seed)")
     parser.add_argument(
@@ -64,10 +80,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="declare your projects for you (the strongest allowed declaration)",
     )
     parser.add_argument(
+        "--auto",
+        action="store_true",
+        help="play a forced single card by itself (when the rules leave only one)",
+    )
+    parser.add_argument(
         "--delay",
         type=float,
         metavar="SECONDS",
-        help=f"pause after each trick in a terminal (default {TERMINAL_DELAY}; 0 when piped)",
+        help=f"pause after each trick in a terminal, 0 to {MAX_DELAY:g} "
+        f"(default {TERMINAL_DELAY}; 0 when piped)",
     )
 
 
@@ -103,19 +125,18 @@ def parse_bots(spec: str, human: Seat) -> dict[Seat, str]:
 
 def parse_options(args: argparse.Namespace) -> Options:
     """Check the command line: rules, bots, seat, file; raise :class:`BalootError` if wrong."""
-    human = Seat[args.seat]
+    human = Seat[args.seat or "S"]
     rules = rules_from_arguments(args) or Rules.preset(args.rules)
-    bots = parse_bots(args.bots, human)
+    bots = parse_bots(args.bots or DEFAULT_BOT, human)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-    save = Path(args.save) if args.save else None
-    if save is not None and not save.parent.is_dir():
-        raise PlayUsageError(f"cannot save to {save}: no folder {save.parent}")
-    if args.delay is not None and args.delay < 0:
-        raise PlayUsageError("--delay must not be negative")
+    resume = Path(args.resume) if args.resume else None
+    save = _checked_save(args.save, bool(args.force), resume)
+    if args.delay is not None and not (math.isfinite(args.delay) and 0 <= args.delay <= MAX_DELAY):
+        raise PlayUsageError(f"--delay takes 0 to {MAX_DELAY:g} seconds")
     name = str(args.name).strip()
-    if not name:
-        raise PlayUsageError("--name must not be empty")
-    dealer = Seat[args.dealer] if args.dealer else Seat(random.Random(seed).randrange(4))
+    if not name or name.startswith("bot:"):
+        raise PlayUsageError("--name must not be empty or start with bot:")
+    dealer = Seat[args.dealer] if args.dealer else first_dealer(seed)
     return Options(
         human=human,
         bots=bots,
@@ -129,18 +150,82 @@ def parse_options(args: argparse.Namespace) -> Options:
         auto_declare=bool(args.auto_declare),
         delay=args.delay,
         no_color=bool(args.no_color),
+        auto=bool(args.auto),
+        force=bool(args.force),
+        resume=resume,
     )
+
+
+def _checked_save(text: str | None, force: bool, resume: Path | None) -> Path | None:
+    """``--save``, checked before the match begins (a folder, a missing folder, or a file
+    that exists without ``--force`` is refused at once); with ``--resume`` alone, the resumed
+    file itself."""
+    if not text:
+        return resume
+    try:
+        path = save_path(text)
+    except SaveError as error:
+        raise PlayUsageError(str(error)) from None
+    if path.exists() and not force and path != resume:
+        raise PlayUsageError(f"{text} exists: give --force to replace it, or another name")
+    return path
+
+
+def resume_table(options: Options) -> tuple[Table, Options]:
+    """The table of the match in ``options.resume``, and the options it implies."""
+    assert options.resume is not None
+    record = loads(read_record_text(str(options.resume)))
+    if not record.is_match:
+        raise PlayUsageError(f"{options.resume} holds one hand, not a match to resume")
+    players = record.metadata.get("players")
+    if not isinstance(players, dict):
+        raise PlayUsageError(f"{options.resume} does not name its players")
+    seed = record.metadata.get("x_seed")
+    seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else options.seed
+    known = available_bots()
+    bots = {}
+    for seat in Seat:
+        label = str(players.get(seat.name, "bot:" + DEFAULT_BOT))
+        name = label[4:] if label.startswith("bot:") else DEFAULT_BOT
+        if name not in known:
+            raise PlayUsageError(f"{options.resume}: unknown bot {name!r} at {seat.name}")
+        bots[seat] = make_bot(name, random.Random(seed * 8 + int(seat) + 1))
+    table = Table.resume(record, bots, seed)
+    humans = table.humans
+    if len(humans) != 1:
+        raise PlayUsageError(f"{options.resume} has {len(humans)} human players, not one")
+    if table.match.is_over:
+        raise PlayUsageError(f"the match in {options.resume} is already over")
+    human = humans[0]
+    resumed = Options(
+        **{
+            **options.__dict__,
+            "human": human,
+            "name": table.players[human].name,
+            "bots": {
+                s: table.players[s].name for s in Seat if table.players[s].kind is PlayerKind.BOT
+            },
+            "seed": seed,
+            "rules": record.rules,
+            "preset": record.preset,
+            "dealer": table.match.first_dealer,
+        }
+    )
+    return table, resumed
 
 
 def run(args: argparse.Namespace) -> int:
     """Play a match; 0 when it was played to the end, 1 on end of input, 130 on Ctrl-C."""
+    table = None
     try:
         options = parse_options(args)
-    except BalootError as error:
+        if options.resume is not None:
+            table, options = resume_table(options)
+    except (BalootError, IllegalActionError, RecordError) as error:
         print(f"baloot play: {error}", file=sys.stderr)
         return USAGE_ERROR
     console = Console(
         no_color=True if options.no_color else None, highlight=False, emoji=False, markup=False
     )
-    game = Game(options, console)
+    game = Game(options, console, table=table)
     return game.run()

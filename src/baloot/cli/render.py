@@ -1,9 +1,9 @@
 """What ``baloot play`` draws: the table at a glance and the score sheet of a hand, with rich.
 
-Everything is built from what the engine reports — a seat's :class:`~baloot.view.seat_view.SeatView`
-while a hand is played, the finished :class:`~baloot.core.hand.Hand` and its
-:class:`~baloot.core.hand.HandResult` for the sheet — and worded by :mod:`baloot.cli.i18n`. No rule
-is worked out here: the figures on the sheet are the engine's.
+Everything is built from what the engine reports — a seat's :class:`~baloot.view.SeatView`
+while a hand is played, the finished hand's :class:`~baloot.core.scoring.HandResult` for the
+sheet — and worded by :mod:`baloot.cli.i18n`. No rule is worked out here: the tricks, the
+bidding rounds and the figures on the sheet are the engine's.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from rich.table import Table
 from rich.text import Text
 
 from baloot.core.actions import Action, Verb
-from baloot.core.cards import Card, CardSet, Suit, strength, trick_winner
+from baloot.core.cards import Card, CardSet, Suit, strength
 from baloot.core.hand import Hand
+from baloot.core.match import TARGET
 from baloot.core.projects import Project
 from baloot.core.scoring import HandResult, HandScore, project_multiplier
 from baloot.core.seats import Seat, Team
-from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Phase, ShownProject
+from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Phase, Trick
 from baloot.view.seat_view import SeatView
 
 from .i18n import Strings
@@ -30,9 +31,6 @@ from .i18n import Strings
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 #: Suits in the order a hand is shown: black and red alternate.
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
-BIDDING_PHASES = (Phase.BIDDING_ROUND_1, Phase.BIDDING_ROUND_2, Phase.BIDDING_ROUND_3)
-#: One card on a trick: who played it, the card, and the action (with its Ekka/Baloot words).
-Played = tuple[Seat, Card, Action]
 
 
 @dataclass(frozen=True)
@@ -143,42 +141,6 @@ def contract_text(contract: Contract, s: Strings) -> Text:
     return text
 
 
-def split_actions(
-    actions: Sequence[Action], bidding_length: int | None
-) -> tuple[list[Action], list[Action], list[Action]]:
-    """The actions of a hand as (bidding, doubling, play) — declarations go with the play."""
-    if bidding_length is None:
-        return list(actions), [], []
-    bidding = list(actions[:bidding_length])
-    rest = list(actions[bidding_length:])
-    doubling: list[Action] = []
-    for action in rest:
-        if action.verb in (Verb.PLAY, Verb.DECLARE):
-            break
-        doubling.append(action)
-    return bidding, doubling, rest[len(doubling) :]
-
-
-def tricks_of(
-    actions: Sequence[Action], trump: Suit | None
-) -> tuple[list[tuple[list[Played], Seat]], list[Played]]:
-    """Completed tricks (each with its winner) and the trick in progress, from the plays."""
-    done: list[tuple[list[Played], Seat]] = []
-    current: list[Played] = []
-    for action in actions:
-        if action.verb is not Verb.PLAY or action.card is None:
-            continue
-        current.append((action.seat, action.card, action))
-        if len(current) == 4:
-            winner = current[trick_winner([c for _, c, _ in current], trump)][0]
-            done.append((current, winner))
-            current = []
-    return done, current
-
-
-# --------------------------------------------------------------------------- the table
-
-
 @dataclass(frozen=True)
 class TableInfo:
     """What the table shows besides the seat's view."""
@@ -187,15 +149,13 @@ class TableInfo:
     totals: tuple[int, int]
     seed: int
     seating: Seating
-    bidding_length: int | None
-    shown: tuple[tuple[Seat, Project], ...] = ()
+    rules: str
     choices: dict[Card, int] | None = None
 
 
 def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
     """The table at a glance from the human's seat: calls, contract, trick, score, hand."""
     seating = info.seating
-    trump = view.trump
     rows: list[RenderableType] = []
 
     score = Text()
@@ -205,12 +165,13 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
             score.append("   ")
         score.append(seating.team_label(team, s) + " ")
         score.append(str(info.totals[team]), style="bold cyan")
-    score.append("   " + s("to_target", target=152), style="dim")
+    score.append("   " + s("to_target", target=TARGET), style="dim")
+    score.append("   " + s("rules_header", rules=info.rules), style="dim")
     rows.append(score)
 
     contract = view.contract
     line = Text()
-    if contract is None or view.phase in BIDDING_PHASES or view.phase is Phase.TRUMP_NAMING:
+    if contract is None or view.phase.is_bidding:
         line.append(s("phase_label") + "  ", style="bold")
         line.append(s(f"phase_{view.phase.name}"))
         line.append("   " + s("exposed_card") + " ")
@@ -223,13 +184,12 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
             line.append_text(card_text(view.exposed))
     rows.append(line)
 
-    bidding, doubling, plays = split_actions(view.actions, info.bidding_length)
-    rows.append(_calls_line(s("calls_label"), bidding, s, round2_from=_round2_start(bidding)))
-    if doubling:
-        rows.append(_calls_line(s("doubling_label"), doubling, s))
+    rows.append(_calls_line(s("calls_label"), view.bidding, s, view.round_two_start))
+    if view.doubling:
+        rows.append(_calls_line(s("doubling_label"), view.doubling, s))
 
     rows.append(Text())
-    rows.append(_trick_grid(view, info, plays, s))
+    rows.append(_trick_grid(view, info, s))
     rows.append(Text())
 
     if contract is not None and view.phase is not Phase.DOUBLING:
@@ -246,27 +206,27 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
                 )
             )
         rows.append(tricks)
-        projects = _projects_line(view, info, s)
+        projects = _projects_line(view, s)
         if projects is not None:
             rows.append(projects)
+    rows.append(Text(s("commands_hint"), style="dim"))
 
-    title = s(
-        "table_title",
-        number=info.number,
-        dealer=s.seat(view.dealer),
-        seed=info.seed,
-    )
+    title = s("table_title", number=info.number, dealer=s.seat(view.dealer), seed=info.seed)
     panel = Panel(Group(*rows), title=title, title_align="left", border_style="blue")
     hand_line = Text(s("your_cards") + "  ", style="bold")
-    hand_line.append_text(_hand_with_choices(view.cards, trump, info.choices))
+    hand_line.append_text(_hand_with_choices(view.cards, view.trump, info.choices))
     return Group(panel, hand_line)
 
 
-def _round2_start(bidding: Sequence[Action]) -> int | None:
-    """Where round 2 starts in the calls: after four passes in round 1 (R4.5)."""
-    if len(bidding) > 4 and all(a.verb is Verb.PASS for a in bidding[:4]):
-        return 4
-    return None
+def trick_text(trick: Trick, s: Strings) -> Text:
+    """The cards of a trick in playing order, with their Ekka and Baloot words."""
+    text = Text()
+    for k, play in enumerate(trick.plays):
+        if k:
+            text.append(", ")
+        text.append(s.seat(play.seat) + " ")
+        text.append_text(play_text(play, s))
+    return text
 
 
 def _calls_line(
@@ -288,28 +248,30 @@ def _calls_line(
     return text
 
 
-def _trick_grid(
-    view: SeatView, info: TableInfo, plays: Sequence[Action], s: Strings
-) -> RenderableType:
+def _trick_grid(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
     seating = info.seating
     me = seating.human
     top, left, right = me.partner, me.after(3), me.next
-    done, current = tricks_of(plays, view.trump)
     cards: dict[Seat, Text] = {}
     centre = Text(justify="center")
-    if current:
-        for seat, _card, action in current:
-            cards[seat] = play_text(action, s)
-        centre.append(s("trick_of", number=len(done) + 1), style="dim")
-    elif done:
-        last, winner = done[-1]
-        for seat, _card, action in last:
-            text = play_text(action, s)
-            if seat != winner:
+    current = view.tricks[-1] if view.tricks else None
+    if current is not None and current.winner is None:
+        for play in current.plays:
+            cards[play.seat] = play_text(play, s)
+        centre.append(s("trick_of", number=len(view.tricks)), style="dim")
+    elif current is not None:
+        # The last trick stays on the table until the next lead.
+        for play in current.plays:
+            text = play_text(play, s)
+            if play.seat != current.winner:
                 text.stylize("dim")
-            cards[seat] = text
-        centre.append(s("last_trick_to", number=len(done), seat=s.seat(winner)), style="green")
-    elif view.phase in BIDDING_PHASES or view.phase is Phase.TRUMP_NAMING:
+            cards[play.seat] = text
+        assert current.winner is not None
+        centre.append(
+            s("last_trick_to", number=len(view.tricks), seat=s.seat(current.winner)),
+            style="green",
+        )
+    elif view.phase.is_bidding:
         centre.append(s("exposed_card") + "\n", style="dim")
         centre.append_text(card_text(view.exposed))
     elif view.phase is Phase.PLAYING:
@@ -342,14 +304,14 @@ def _trick_grid(
     return grid
 
 
-def _projects_line(view: SeatView, info: TableInfo, s: Strings) -> Text | None:
-    if info.shown:
+def _projects_line(view: SeatView, s: Strings) -> Text | None:
+    if view.shown:
         text = Text(s("shown_label") + "  ", style="bold")
-        for k, (seat, project) in enumerate(info.shown):
+        for k, shown in enumerate(view.shown):
             if k:
                 text.append("; ")
-            text.append(s.seat(seat) + " ", style="cyan")
-            text.append_text(project_text(project, s))
+            text.append(s.seat(shown.seat) + " ", style="cyan")
+            text.append_text(project_text(shown.project, s))
         return text
     if any(view.declared):
         text = Text(s("declared_label") + "  ", style="bold")
@@ -405,11 +367,6 @@ def shown_by_seat(hand: Hand, projects: Iterable[Project]) -> list[tuple[Seat, P
     """Each shown project with the seat that held it."""
     wanted = set(projects)
     return [(seat, p) for seat in Seat for p in hand.projects(seat) if p in wanted]
-
-
-def shown_pairs(shown: Iterable[ShownProject]) -> tuple[tuple[Seat, Project], ...]:
-    """Shown projects as (seat, project) pairs."""
-    return tuple((item.seat, item.project) for item in shown)
 
 
 def render_sheet(

@@ -107,10 +107,9 @@ class Hand(Bidding, Play):
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         seat = Seat.coerce(dealer, "dealer")
         checked, before = _checked_rules(rules), _checked_score(score_before)
-        deck = list(range(32))
-        (rng if rng is not None else random.Random()).shuffle(deck)
+        deck = shuffled_deck(rng if rng is not None else random.Random())
         hand = cls.__new__(cls)
-        hand._setup(tuple(deck), seat, checked, before)
+        hand._setup(tuple(c.index for c in deck), seat, checked, before)
         return hand
 
     @classmethod
@@ -624,6 +623,17 @@ class Hand(Bidding, Play):
     def __repr__(self) -> str:
         turn = "over" if self._phase is OVER else f"{SEATS[self._to_act].name} to act"
         return f"<Hand dealer={SEATS[self._dealer].name} {self._phase.value}, {turn}>"
+
+
+def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
+    """A deck shuffled by ``rng``, top card first: the deck :meth:`Hand.new` deals.
+
+    >>> shuffled_deck(random.Random(1)) == Hand.new(rng=random.Random(1)).deck
+    True
+    """
+    order = list(range(32))
+    rng.shuffle(order)
+    return tuple(CARDS[i] for i in order)
 
 
 def _seat(seat: Seat | str) -> int:

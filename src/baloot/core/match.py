@@ -52,6 +52,7 @@ class Match:
         dealer: Seat | str = Seat.E,
         rng: random.Random | None = None,
         score_before: tuple[int, int] = (0, 0),
+        auto_deal: bool = True,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
@@ -59,6 +60,7 @@ class Match:
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         self.rules = CLASSIC if rules is None else rules
         self.rng = rng
+        self.auto_deal = auto_deal
         self.score_before = (int(score_before[0]), int(score_before[1]))
         self.first_dealer = Seat.coerce(dealer, "dealer")
         self.hands: list[Hand] = []
@@ -75,9 +77,15 @@ class Match:
         rng: random.Random | None = None,
         dealer: Seat | str = Seat.E,
         rules: Rules | None = None,
+        auto_deal: bool = True,
     ) -> Match:
-        """A match that shuffles its own decks with ``rng`` (pass ``random.Random(seed)``)."""
-        return cls(rules, dealer, rng if rng is not None else random.Random())
+        """A match that shuffles its own decks with ``rng`` (pass ``random.Random(seed)``).
+
+        With ``auto_deal`` False the next hand waits for :meth:`deal` (a table deals when its
+        players are ready); by default it is dealt as soon as a hand ends.
+        """
+        rng = rng if rng is not None else random.Random()
+        return cls(rules, dealer, rng, auto_deal=auto_deal)
 
     @property
     def hand(self) -> Hand:
@@ -151,7 +159,7 @@ class Match:
             score = result.score or (0, 0)
             self._totals = (self._totals[0] + score[0], self._totals[1] + score[1])
             self._winner = match_winner(self._totals, result.gahwa_winner)
-            if self._winner is None and self.rng is not None:
+            if self._winner is None and self.rng is not None and self.auto_deal:
                 self.deal()
         return applied
 

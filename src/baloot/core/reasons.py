@@ -33,6 +33,11 @@ REASONS: Final[dict[str, str]] = {
     "wrong_dealer": "{dealer} deals this hand, not {seat}",
     "no_generator": "this match has no generator to shuffle with",
     "bot_illegal": "bot {bot} at {seat} chose an illegal action",
+    # a table (seat-view.md §4)
+    "not_your_seat": "{seat} may not act for {other}",
+    "not_hand_over": "the hand is not over yet",
+    "not_allowed": "undo and hints are only for a table with one human player",
+    "claim_not_proven": "{seat}'s cards are not sure to win every remaining trick",
     # bidding (R4–R6)
     "ashkal_seat": "{seat} may not call Ashkal: only the dealer and the dealer's left may",
     "ashkal_round2": "{seat} may not call Ashkal in the second round",

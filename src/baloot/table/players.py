@@ -1,0 +1,95 @@
+"""Who sits at a table: human players and bots, and the checked decision of a bot.
+
+The :class:`Bot` protocol lives here, below the bots themselves, so that a table can seat a
+bot without knowing which one: a bot sees only its seat's :class:`~baloot.view.SeatView` and
+the legal actions, and returns one of them.
+
+>>> Player.human("Saad").label, Player.bot("heuristic").label
+('Saad', 'bot:heuristic')
+>>> Player.parse("bot:random")
+Player(kind=<PlayerKind.BOT: 'bot'>, name='random')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol, runtime_checkable
+
+from baloot.core.actions import Action
+from baloot.core.errors import IllegalActionError
+from baloot.core.hand import Hand
+from baloot.view.seat_view import SeatView
+
+BOT_PREFIX = "bot:"
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything that picks one legal action from what its seat can see."""
+
+    name: str
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """Return one of ``legal``: the seat's decision in ``view``."""
+        ...
+
+
+class BotError(IllegalActionError):
+    """A bot returned an action that is not legal; nothing was applied."""
+
+
+class PlayerKind(Enum):
+    """A person at the keyboard, or a bot."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who sits in a seat: a human with a display name, or a bot by its registry name."""
+
+    kind: PlayerKind
+    name: str
+
+    @classmethod
+    def human(cls, name: str) -> Player:
+        """A human player called ``name``."""
+        return cls(PlayerKind.HUMAN, name)
+
+    @classmethod
+    def bot(cls, name: str) -> Player:
+        """The bot registered as ``name``."""
+        return cls(PlayerKind.BOT, name)
+
+    @classmethod
+    def parse(cls, label: str) -> Player:
+        """A record's ``players`` entry: ``bot:NAME`` is a bot, anything else a human."""
+        if label.startswith(BOT_PREFIX):
+            return cls.bot(label[len(BOT_PREFIX) :])
+        return cls.human(label)
+
+    @property
+    def is_human(self) -> bool:
+        """True for a person."""
+        return self.kind is PlayerKind.HUMAN
+
+    @property
+    def label(self) -> str:
+        """The name as a record's ``players`` writes it (``bot:heuristic`` for a bot)."""
+        return self.name if self.is_human else BOT_PREFIX + self.name
+
+
+def bot_action(hand: Hand, bot: Bot) -> Action:
+    """What ``bot`` decides for the seat to act in ``hand``: checked against the legal
+    actions (:class:`BotError` otherwise) and with the Baloot word announced for it."""
+    seat = hand.to_act
+    if seat is None:
+        raise IllegalActionError.of("hand_over")
+    legal = hand.legal_actions()
+    action = bot.choose(SeatView.of(hand, seat), legal)
+    if action not in legal:
+        raise BotError.of("bot_illegal", str(action), bot=bot.name, seat=seat.name)
+    return hand.announced(action)

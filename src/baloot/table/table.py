@@ -1,0 +1,340 @@
+"""A table: one match, who sits where, whose turn it is, and what each decision caused.
+
+The terminal and the web server drive the same :class:`Table`. It is driven by events, not by
+a blocking loop: a seat submits a decision (:meth:`Table.submit`), a bot seat is asked for
+one (:meth:`Table.play_bot`), the humans say they are ready for the next hand
+(:meth:`Table.ready`); each call returns the numbered :class:`Event` values it caused, and
+:meth:`Table.waiting` says who is to act next. A human is a player like a bot: both go
+through the engine's one door (``check``, then ``apply``), and nothing is applied unless the
+engine accepts it.
+
+>>> import random
+>>> from baloot.core.rules import Rules
+>>> class First:
+...     name = "first"
+...     def choose(self, view, legal):
+...         return legal[0]
+>>> players = {seat: Player.bot("first") for seat in Seat}
+>>> players[Seat.S] = Player.human("Saad")
+>>> table = Table.new(players, {seat: First() for seat in Seat}, seed=4)
+>>> while table.waiting().kind is WaitKind.BOT:
+...     _ = table.play_bot()
+>>> table.waiting()
+Waiting(kind=<WaitKind.HUMAN: 'human'>, seat=<Seat.S: 2>)
+>>> [event.kind.value for event in table.submit(Seat.S, "S pass")]
+['action']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import CardSet
+from baloot.core.claim import claim_order, sure_of_every_trick
+from baloot.core.errors import IllegalActionError
+from baloot.core.hand import Hand, shuffled_deck
+from baloot.core.match import Match
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase, Trick
+from baloot.records.record import Record
+from baloot.records.replay import replay
+from baloot.table.players import Bot, Player, bot_action
+from baloot.view.seat_view import SeatView
+
+
+class EventKind(Enum):
+    """What an event reports (the message types of ``seat-view.md`` §4)."""
+
+    ACTION = "action"
+    HAND_OVER = "hand-over"
+    DEAL = "deal"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One numbered step of the table's history.
+
+    ``v`` numbers the table's history (one sequence per table); ``hand`` is the number of the
+    hand it belongs to (from 1); ``action`` the action applied (as recorded: a listener hears
+    it through :func:`baloot.view.heard`); ``trick`` the trick that action completed.
+    """
+
+    v: int
+    kind: EventKind
+    hand: int
+    action: Action | None = None
+    trick: Trick | None = None
+
+
+class WaitKind(Enum):
+    """What a table can wait for."""
+
+    HUMAN = "human"
+    BOT = "bot"
+    NEXT = "next"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the table waits for: a human's or a bot's decision (``seat``), the humans' word
+    that they are ready for the next hand, or nothing (the match is over)."""
+
+    kind: WaitKind
+    seat: Seat | None = None
+
+
+class Table:
+    """One match to 152 and its seats.
+
+    ``players`` says who sits where; ``bots`` gives every seat a bot: the player of a bot
+    seat, and for a human seat the stand-in that plays when the human claims the rest or runs
+    out of time.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        players: Mapping[Seat, Player],
+        bots: Mapping[Seat, Bot],
+        seed: int | None = None,
+    ) -> None:
+        if set(players) != set(Seat) or set(bots) != set(Seat):
+            raise ValueError("a table needs a player and a bot for each of the four seats")
+        self.match = match
+        self.players = dict(players)
+        self.bots = dict(bots)
+        self.seed = seed
+        self.version = 0
+        self._ready: set[Seat] = set()
+
+    @classmethod
+    def new(
+        cls,
+        players: Mapping[Seat, Player],
+        bots: Mapping[Seat, Bot],
+        rules: Rules | None = None,
+        seed: int = 0,
+        dealer: Seat | str | None = None,
+    ) -> Table:
+        """A new match dealt from ``random.Random(seed)``: reproducible from its seed.
+
+        The first dealer is ``dealer``, or drawn from the seed (:func:`first_dealer`).
+        """
+        first = first_dealer(seed) if dealer is None else Seat.coerce(dealer, "dealer")
+        match = Match.new(rng=random.Random(seed), dealer=first, rules=rules, auto_deal=False)
+        return cls(match, players, bots, seed)
+
+    @classmethod
+    def resume(cls, record: Record, bots: Mapping[Seat, Bot], seed: int | None = None) -> Table:
+        """A match record continued: its hands replayed (a :class:`RecordError` or
+        :class:`ReplayError` if it does not replay), its players seated, and further hands
+        dealt from ``random.Random(seed)`` as the match would have dealt them."""
+        replay(record)
+        players_text = record.metadata.get("players", {})
+        players = {
+            seat: Player.parse(str(players_text.get(seat.name, "bot:heuristic"))) for seat in Seat
+        }
+        rng = random.Random(seed)
+        first = record.hands[0].dealer
+        match = Match(record.rules, first, rng, record.score_before or (0, 0), auto_deal=False)
+        for entry in record.hands:
+            shuffled_deck(rng)  # the deck this hand had, drawn so that later decks follow
+            match.deal(entry.deck, entry.dealer)
+            for text in entry.actions:
+                if text.split("#", 1)[0].strip():
+                    match.apply(text)
+        return cls(match, players, bots, seed)
+
+    # ------------------------------------------------------------------ what is going on
+
+    @property
+    def hand(self) -> Hand:
+        """The hand in play (or the last one)."""
+        return self.match.hand
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in play, from 1."""
+        return len(self.match.hands)
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        """The seats of human players."""
+        return tuple(seat for seat in Seat if self.players[seat].is_human)
+
+    def waiting(self) -> Waiting:
+        """Who or what the table waits for now."""
+        if self.match.is_over:
+            return Waiting(WaitKind.OVER)
+        hand = self.hand
+        seat = hand.to_act
+        if seat is None:
+            return Waiting(WaitKind.NEXT)
+        kind = WaitKind.HUMAN if self.players[seat].is_human else WaitKind.BOT
+        return Waiting(kind, seat)
+
+    @property
+    def awaiting_next(self) -> tuple[Seat, ...]:
+        """The human seats whose word for the next hand is awaited."""
+        if self.waiting().kind is not WaitKind.NEXT:
+            return ()
+        return tuple(seat for seat in self.humans if seat not in self._ready)
+
+    def view(self, seat: Seat | None) -> SeatView:
+        """What ``seat`` (None: a spectator) may know of the hand in play."""
+        return SeatView.of(self.hand, seat)
+
+    # ------------------------------------------------------------------ decisions
+
+    def submit(self, seat: Seat, action: Action | str) -> list[Event]:
+        """Apply ``seat``'s decision if the rules allow it now; the events it caused.
+
+        Raises :class:`~baloot.core.errors.NotationError` for text that is no action and
+        :class:`~baloot.core.errors.IllegalActionError` for an action the rules forbid now
+        (``not_your_seat`` for an action in another seat's name); nothing is applied then.
+        The Baloot word is announced for the player.
+        """
+        self._check_playing()
+        hand = self.hand
+        checked = hand.check(action)
+        if checked.seat != seat:
+            raise IllegalActionError.of(
+                "not_your_seat", str(checked), seat=seat.name, other=checked.seat.name
+            )
+        return self._apply(hand.announced(checked))
+
+    def play_bot(self, seat: Seat | None = None) -> list[Event]:
+        """Let the bot of the seat to act decide (for a human seat, its stand-in); the
+        events it caused. ``seat``, when given, must be the seat to act."""
+        self._check_playing()
+        hand = self.hand
+        to_act = hand.to_act
+        assert to_act is not None
+        if seat is not None and seat != to_act:
+            raise IllegalActionError.of("not_your_turn", seat=to_act.name)
+        return self._apply(bot_action(hand, self.bots[to_act]))
+
+    def ready(self, seat: Seat) -> list[Event]:
+        """``seat`` is ready for the next hand; once every human is, the hand is dealt."""
+        if self.match.is_over:
+            raise IllegalActionError.of("match_over")
+        if self.waiting().kind is not WaitKind.NEXT:
+            raise IllegalActionError.of("not_hand_over")
+        self._ready.add(seat)
+        if self.awaiting_next:
+            return []
+        return self.deal()
+
+    def deal(self) -> list[Event]:
+        """Deal the next hand now (also when a human's word is not awaited any longer)."""
+        if self.waiting().kind is not WaitKind.NEXT:
+            raise IllegalActionError.of("not_hand_over")
+        self.match.deal()
+        self._ready.clear()
+        return [self._event(EventKind.DEAL)]
+
+    def undo(self, seat: Seat) -> list[Event]:
+        """Take back ``seat``'s last decision and every bot action after it (a table with one
+        human only); the undo event."""
+        self._check_single_human()
+        if not any(a.seat == seat for hand in self.match.hands for a in hand.actions):
+            raise IllegalActionError.of("nothing_to_undo")
+        while self.match.undo().seat != seat:
+            pass
+        self._ready.clear()
+        return [self._event(EventKind.UNDO)]
+
+    def check_hint_allowed(self) -> None:
+        """Hints, like undo, are only for a table with one human (``not_allowed``)."""
+        self._check_single_human()
+
+    def claim_holds(self, seat: Seat) -> bool:
+        """True when ``seat`` is to lead and its own cards win every remaining trick for
+        every deal of the cards it has not seen (Sawa), so that claiming reveals nothing."""
+        hand = self.hand
+        if self.match.is_over or hand.phase is not Phase.PLAYING or hand.to_act != seat:
+            return False
+        if hand.current_trick:
+            return False
+        view = SeatView.of(hand, seat)
+        contract = view.contract
+        assert contract is not None
+        outstanding = CardSet.full() - view.cards - view.played
+        return sure_of_every_trick(view.cards, outstanding, view.trump, contract.locked)
+
+    def claim(self, seat: Seat) -> list[Event]:
+        """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the
+        others' by their bots (``claim_not_proven`` when the claim does not hold)."""
+        if not self.claim_holds(seat):
+            raise IllegalActionError.of("claim_not_proven", seat=seat.name)
+        events: list[Event] = []
+        hand = self.hand
+        order = claim_order(hand.hand(seat), self.view(seat).trump)
+        while not hand.is_over:
+            if hand.to_act == seat:
+                legal = hand.legal_actions()
+                play = next(a for c in order for a in legal if a.card == c and not a.ekka)
+                events.extend(self._apply(hand.announced(play)))
+            else:
+                events.extend(self.play_bot())
+        return events
+
+    # ------------------------------------------------------------------ records
+
+    def record(self, **metadata: Any) -> Record:
+        """The match so far as a ``baloot/1`` record, its players named (the seed kept as
+        ``x_seed`` so that a resumed match deals on as this one would)."""
+        players = {seat.name: self.players[seat].label for seat in Seat}
+        extra = {} if self.seed is None else {"x_seed": self.seed}
+        return Record.of(self.match, players=players, **extra, **metadata)
+
+    def history(self) -> Iterator[tuple[int, Hand]]:
+        """Every hand dealt so far, with its number."""
+        return enumerate(self.match.hands, 1)
+
+    # ------------------------------------------------------------------ inside
+
+    def _check_playing(self) -> None:
+        if self.match.is_over:
+            raise IllegalActionError.of("match_over")
+        if self.hand.is_over:
+            raise IllegalActionError.of("hand_over")
+
+    def _check_single_human(self) -> None:
+        if len(self.humans) != 1:
+            raise IllegalActionError.of("not_allowed")
+
+    def _apply(self, action: Action) -> list[Event]:
+        hand = self.hand
+        done = hand.trick_number
+        self.match.apply(action)
+        trick = None
+        if action.verb is Verb.PLAY and hand.trick_number > done:
+            trick = hand.tricks()[-1]
+        events = [self._event(EventKind.ACTION, action, trick)]
+        if hand.is_over:
+            events.append(self._event(EventKind.HAND_OVER))
+        return events
+
+    def _event(
+        self, kind: EventKind, action: Action | None = None, trick: Trick | None = None
+    ) -> Event:
+        self.version += 1
+        return Event(self.version, kind, self.hand_number, action, trick)
+
+
+def first_dealer(seed: int) -> Seat:
+    """The first dealer of a match played from ``seed``: drawn from ``random.Random(seed)``.
+
+    >>> first_dealer(7)
+    <Seat.S: 2>
+    """
+    return Seat(random.Random(seed).randrange(4))
