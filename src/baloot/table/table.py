@@ -144,13 +144,14 @@ class Table:
         }
         rng = random.Random(seed)
         first = record.hands[0].dealer
-        match = Match(record.rules, first, rng, record.score_before or (0, 0), auto_deal=False)
+        match = Match(record.rules, first, None, record.score_before or (0, 0), auto_deal=False)
         for entry in record.hands:
             shuffled_deck(rng)  # the deck this hand had, drawn so that later decks follow
             match.deal(entry.deck, entry.dealer)
             for text in entry.actions:
                 if text.split("#", 1)[0].strip():
                     match.apply(text)
+        match.rng = rng
         return cls(match, players, bots, seed)
 
     # ------------------------------------------------------------------ what is going on

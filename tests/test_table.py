@@ -1,0 +1,306 @@
+"""The table model: a match and who sits where, driven by events (seat-view.md §4's semantics).
+
+Decisions go through the engine's door (nothing applied when refused), bots decide through
+the same table, the next hand waits for the humans, undo takes back a human's decision with
+the bots' answers after it, Sawa is offered only when sure, and a record resumes exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from helpers import build_deck
+
+from baloot import (
+    Action,
+    CardSet,
+    Hand,
+    IllegalActionError,
+    Match,
+    NotationError,
+    Phase,
+    Rules,
+    Seat,
+    SeatView,
+    Verb,
+    dumps,
+    loads,
+    replay,
+)
+from baloot.bots import RandomBot, make_bot
+from baloot.core.claim import sure_of_every_trick
+from baloot.table import EventKind, Player, Table, WaitKind
+
+
+class First:
+    """Always the first legal action: a bot whose choices a test can foresee."""
+
+    name = "first"
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
+class Passer:
+    """Passes whenever it may, else plays the first legal action."""
+
+    name = "passer"
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return next((a for a in legal if a.verb is Verb.PASS), legal[0])
+
+
+def one_human(seed: int = 4, rules: Rules | None = None, human: Seat = Seat.S) -> Table:
+    players = {seat: Player.bot("random") for seat in Seat}
+    players[human] = Player.human("Saad")
+    bots = {seat: RandomBot(random.Random(seed * 8 + int(seat))) for seat in Seat}
+    return Table.new(players, bots, rules, seed=seed)
+
+
+def run_bots(table: Table) -> None:
+    while table.waiting().kind is WaitKind.BOT:
+        table.play_bot()
+
+
+def test_a_table_of_bots_plays_a_whole_match_whose_record_replays() -> None:
+    players = {seat: Player.bot("random") for seat in Seat}
+    bots = {seat: RandomBot(random.Random(int(seat))) for seat in Seat}
+    table = Table.new(players, bots, Rules.federation(), seed=9)
+    versions = []
+    while (waiting := table.waiting()).kind is not WaitKind.OVER:
+        events = table.deal() if waiting.kind is WaitKind.NEXT else table.play_bot()
+        versions.extend(e.v for e in events)
+    assert versions == list(range(1, len(versions) + 1)), "v numbers the history without gaps"
+    record = loads(dumps(table.record()))
+    assert record.metadata["players"] == {s.name: "bot:random" for s in Seat}
+    assert record.metadata["x_seed"] == 9
+    result = replay(record)
+    assert result.winner == table.match.winner and result.totals == table.match.totals
+
+
+def test_a_decision_is_checked_by_the_engine_and_nothing_is_applied_when_refused() -> None:
+    table = one_human()
+    run_bots(table)
+    waiting = table.waiting()
+    assert waiting.kind is WaitKind.HUMAN and waiting.seat is Seat.S
+    before = table.hand.actions
+    with pytest.raises(NotationError):
+        table.submit(Seat.S, "S fly")
+    with pytest.raises(IllegalActionError) as refused:
+        table.submit(Seat.S, "S play As")
+    assert refused.value.code == "play_before_play"
+    assert table.hand.actions == before and table.version == len(before)
+    events = table.submit(Seat.S, "S pass")
+    assert [e.kind for e in events] == [EventKind.ACTION]
+    assert events[0].action == Action.parse("S pass") and events[0].hand == 1
+
+
+def test_a_seat_may_not_act_in_another_seats_name() -> None:
+    table = one_human()
+    run_bots(table)
+    with pytest.raises(IllegalActionError) as refused:
+        table.submit(Seat.N, "S pass")
+    assert refused.value.code == "not_your_seat"
+    assert refused.value.params == {"seat": "N", "other": "S"}
+
+
+def test_the_next_hand_waits_until_every_human_is_ready() -> None:
+    table = one_human(seed=2)
+    while table.waiting().kind is not WaitKind.NEXT:
+        if table.waiting().kind is WaitKind.HUMAN:
+            table.submit(Seat.S, table.hand.legal_actions()[0])
+        else:
+            table.play_bot()
+    assert table.awaiting_next == (Seat.S,)
+    assert len(table.match.hands) == 1
+    with pytest.raises(IllegalActionError):
+        table.submit(Seat.S, "S pass")
+    events = table.ready(Seat.S)
+    assert [e.kind for e in events] == [EventKind.DEAL] and table.hand_number == 2
+    with pytest.raises(IllegalActionError) as early:
+        table.ready(Seat.S)
+    assert early.value.code == "not_hand_over"
+
+
+def test_undo_takes_back_the_humans_last_decision_and_the_bots_answers_after_it() -> None:
+    table = one_human(seed=6)
+    run_bots(table)
+    before = table.hand.actions
+    first = table.hand.legal_actions()[0]
+    table.submit(Seat.S, first)
+    run_bots(table)
+    assert len(table.hand.actions) > len(before) + 1, "the bots answered"
+    events = table.undo(Seat.S)
+    assert [e.kind for e in events] == [EventKind.UNDO]
+    assert table.hand.actions == before
+    assert table.waiting().seat is Seat.S and first in table.hand.legal_actions()
+    assert table.record().hands[0].actions == [str(a) for a in before]
+
+
+def test_undo_reaches_back_across_a_hand_that_was_dealt() -> None:
+    table = one_human(seed=2)
+    while table.waiting().kind is not WaitKind.NEXT:
+        if table.waiting().kind is WaitKind.HUMAN:
+            table.submit(Seat.S, table.hand.legal_actions()[0])
+        else:
+            table.play_bot()
+    deck = None
+    table.ready(Seat.S)
+    deck = table.hand.deck
+    run_bots(table)
+    table.undo(Seat.S)
+    assert table.hand_number == 1 and not table.hand.is_over
+    while table.waiting().kind is not WaitKind.NEXT:
+        if table.waiting().kind is WaitKind.HUMAN:
+            table.submit(Seat.S, table.hand.legal_actions()[0])
+        else:
+            table.play_bot()
+    table.ready(Seat.S)
+    assert table.hand.deck == deck, "the same next deck is dealt again"
+
+
+def test_undo_and_hints_are_only_for_a_table_with_one_human() -> None:
+    players = {seat: Player.human(seat.name) for seat in Seat}
+    table = Table.new(players, {seat: First() for seat in Seat}, seed=1)
+    table.submit(table.hand.to_act or Seat.N, table.hand.legal_actions()[0])
+    for refused in (lambda: table.undo(Seat.N), table.check_hint_allowed):
+        with pytest.raises(IllegalActionError) as error:
+            refused()
+        assert error.value.code == "not_allowed"
+
+
+def test_nothing_to_undo_before_the_human_decided() -> None:
+    table = one_human()
+    with pytest.raises(IllegalActionError) as error:
+        table.undo(Seat.S)
+    assert error.value.code == "nothing_to_undo"
+
+
+# ---------------------------------------------------------------------- Sawa
+
+
+ALL_SPADES = {
+    "S": "As Ks Qs Js Ts 9s 8s 7s",
+    "N": "Ah Kh Qh Jh Th 9h 8h 7h",
+    "W": "Ad Kd Qd Jd Td 9d 8d 7d",
+    "E": "Ac Kc Qc Jc Tc 9c 8c 7c",
+}
+
+
+def sun_table(hands: dict[str, str], taker: str, exposed: str) -> Table:
+    """S declares Sun and leads (first_lead = declarer): a table where S is the human."""
+    deck = build_deck(hands, taker=taker, exposed=exposed)
+    rules = Rules(first_lead="declarer")
+    match = Match(rules, Seat.E)
+    match.deal(deck)
+    players = {seat: Player.bot("passer") for seat in Seat}
+    players[Seat.S] = Player.human("Saad")
+    table = Table(match, players, {seat: Passer() for seat in Seat}, seed=1)
+    run_bots(table)  # N and W pass
+    table.submit(Seat.S, "S sun")
+    run_bots(table)  # nobody takes the Sun over
+    return table
+
+
+def test_sawa_plays_out_the_rest_when_the_claimants_cards_are_sure() -> None:
+    table = sun_table(ALL_SPADES, taker="S", exposed="7s")
+    assert table.hand.phase is Phase.PLAYING and table.waiting().seat is Seat.S
+    assert table.claim_holds(Seat.S)
+    events = table.claim(Seat.S)
+    hand = table.hand
+    assert hand.is_over and events[-1].kind is EventKind.HAND_OVER
+    assert hand.tricks_won == (8, 0)
+    leads = [t.plays[0] for t in hand.tricks()]
+    assert [p.card.text for p in leads if p.card] == [
+        "As",
+        "Ts",
+        "Ks",
+        "Qs",
+        "Js",
+        "9s",
+        "8s",
+        "7s",
+    ]
+
+
+def test_a_claim_that_is_not_sure_is_refused_and_changes_nothing() -> None:
+    hands = dict(ALL_SPADES)
+    hands["S"], hands["E"] = "As Ks Qs Js Ts 9s 8s 7c", "Ac Kc Qc Jc Tc 9c 8c 7s"
+    table = sun_table(hands, taker="S", exposed="8s")
+    assert not table.claim_holds(Seat.S)
+    before = table.hand.actions
+    with pytest.raises(IllegalActionError) as refused:
+        table.claim(Seat.S)
+    assert refused.value.code == "claim_not_proven"
+    assert table.hand.actions == before
+
+
+def test_a_claim_offered_is_won_whatever_the_others_play() -> None:
+    """Soundness: wherever the claim test says yes, random legal play of the other three
+    (not only their bots) never takes a trick from the claimant."""
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        hand = Hand.new(rng=rng, rules=Rules.random(rng))
+        while not hand.is_over:
+            seat = hand.to_act
+            assert seat is not None
+            if hand.phase is Phase.PLAYING and not hand.current_trick and hand.trick_number < 7:
+                view = SeatView.of(hand, seat)
+                contract = view.contract
+                assert contract is not None
+                outstanding = CardSet.full() - view.cards - view.played
+                if sure_of_every_trick(view.cards, outstanding, view.trump, contract.locked):
+                    checked += 1
+                    for trial in range(3):
+                        assert_claim_wins(hand.copy(), seat, random.Random(seed * 10 + trial))
+            legal = hand.legal_actions()
+            calls = [a for a in legal if a.verb is Verb.HOKUM]
+            hand.apply(calls[0] if calls and rng.random() < 0.5 else rng.choice(legal))
+    assert checked >= 20, f"only {checked} sure claims met: the test saw too few"
+
+
+def assert_claim_wins(hand: Hand, claimant: Seat, rng: random.Random) -> None:
+    from baloot.core.claim import claim_order
+
+    order = claim_order(hand.hand(claimant), hand.contract.trump if hand.contract else None)
+    start = hand.trick_number
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if hand.to_act == claimant:
+            play = next(a for c in order for a in legal if a.card == c and not a.ekka)
+        else:
+            play = rng.choice([a for a in legal if a.verb is Verb.PLAY])
+        hand.apply(play)
+    for trick in hand.tricks()[start:]:
+        assert trick.winner == claimant, (str(trick.plays), claimant)
+
+
+# ---------------------------------------------------------------------- resuming
+
+
+def test_a_resumed_match_deals_on_as_the_uninterrupted_one() -> None:
+    bots = {seat: make_bot("random", random.Random(int(seat))) for seat in Seat}
+    players = {seat: Player.bot("random") for seat in Seat}
+    players[Seat.S] = Player.human("Saad")
+    table = Table.new(players, bots, seed=21)
+    while table.hand_number < 3:
+        waiting = table.waiting()
+        if waiting.kind is WaitKind.NEXT:
+            table.deal()
+        else:
+            table.play_bot()
+    for _ in range(5):
+        table.play_bot()
+    record = loads(dumps(table.record()))
+    resumed = Table.resume(record, bots, seed=21)
+    assert resumed.players == table.players
+    assert [h.actions for h in resumed.match.hands] == [h.actions for h in table.match.hands]
+    assert resumed.match.totals == table.match.totals
+    for copy in (table, resumed):
+        while copy.waiting().kind is not WaitKind.NEXT:
+            copy.match.apply(copy.hand.legal_actions()[0])
+        copy.deal()
+    assert resumed.hand.deck == table.hand.deck
