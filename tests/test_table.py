@@ -68,7 +68,7 @@ def test_a_table_of_bots_plays_a_whole_match_whose_record_replays() -> None:
     players = {seat: Player.bot("random") for seat in Seat}
     bots = {seat: RandomBot(random.Random(int(seat))) for seat in Seat}
     table = Table.new(players, bots, Rules.federation(), seed=9)
-    versions = []
+    versions: list[int] = []
     while (waiting := table.waiting()).kind is not WaitKind.OVER:
         events = table.deal() if waiting.kind is WaitKind.NEXT else table.play_bot()
         versions.extend(e.v for e in events)
