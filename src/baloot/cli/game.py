@@ -14,6 +14,7 @@ SIGHUP end the game with a message and a non-zero status, and the match so far i
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import signal
 import sys
@@ -115,6 +116,17 @@ class Options:
     resume: Path | None = None
 
 
+class GameConsole(Console):
+    """A rich console that hands a closed output back to the game (which then keeps the
+    match) instead of exiting at once."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise BrokenPipeError
+
+
 def _default_read() -> bytes:
     return sys.stdin.buffer.readline(MAX_ANSWER + 1)
 
@@ -193,7 +205,16 @@ class Game:
             self.say(self.s("ended_signal"), style="bold yellow")
             self.save_unfinished()
             return 128 + stop.signum
+        except BrokenPipeError:
+            return self.output_closed()
         return 1 if self.save_failed else 0
+
+    def output_closed(self) -> int:
+        """Standard output was closed (``| head``): keep the match, report on stderr."""
+        self.console = Console(stderr=True, no_color=True, highlight=False, markup=False)
+        self.say("baloot play: the output was closed; the game stops here.")
+        self.save_unfinished()
+        return END_OF_INPUT
 
     def play(self) -> None:
         """The match, step by step: whoever the table waits for acts."""

@@ -11,8 +11,6 @@ import random
 import sys
 from pathlib import Path
 
-from rich.console import Console
-
 from baloot.bots import available_bots, make_bot
 from baloot.core.errors import BalootError, IllegalActionError, RecordError
 from baloot.core.rules import Rules
@@ -21,7 +19,7 @@ from baloot.records.record import loads
 from baloot.table import PlayerKind, Table, first_dealer
 
 from .files import read_record_text
-from .game import TERMINAL_DELAY, Game, Options
+from .game import TERMINAL_DELAY, Game, GameConsole, Options
 from .i18n import LANGUAGES
 from .options import add_rules_arguments, rules_from_arguments
 from .saving import SaveError, save_path
@@ -224,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     except (BalootError, IllegalActionError, RecordError) as error:
         print(f"baloot play: {error}", file=sys.stderr)
         return USAGE_ERROR
-    console = Console(
+    console = GameConsole(
         no_color=True if options.no_color else None, highlight=False, emoji=False, markup=False
     )
     game = Game(options, console, table=table)
