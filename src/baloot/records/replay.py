@@ -141,7 +141,7 @@ def replay(record: Record) -> Replay:
             try:
                 match.apply(text)
             except NotationError as error:
-                reason = str(error).split(": ", 1)[-1]
+                reason = str(error).removeprefix(f'"{text}": ')
                 raise ReplayError(number, position, text, reason, "bad_notation") from None
             except IllegalActionError as error:
                 raise ReplayError(
