@@ -142,7 +142,9 @@ def replay(record: Record) -> Replay:
                 match.apply(text)
             except NotationError as error:
                 reason = str(error).removeprefix(f'"{text}": ')
-                raise ReplayError(number, position, text, reason, "bad_notation") from None
+                raise ReplayError(
+                    number, position, text, reason, "bad_notation", {"message": reason}
+                ) from None
             except IllegalActionError as error:
                 raise ReplayError(
                     number, position, text, error.reason, error.code, error.params
