@@ -38,6 +38,7 @@ from baloot import (
     Phase,
     ProjectKind,
     QuestionKind,
+    Reason,
     Record,
     RecordError,
     ReplayError,
@@ -304,6 +305,39 @@ def test_replay_turns_bad_notation_into_an_illegal_action(
     path.write_text(dumps(record), encoding="utf-8")
     assert main(["replay", str(path), "--json"]) == 1
     assert main(["validate", str(path)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("S fly", "unknown verb 'fly'"),
+        ("S fly: now", "unknown verb 'fly:'"),
+        ("S play Jd baloot: yes", "after the card only ekka and baloot may follow"),
+        ("S play Zz", "unknown card 'Zz'"),
+        ("Z: pass", "unknown seat 'Z:'"),
+        ("S play Kh", "S does not hold Kh"),
+        ("W play Kh", "it is S's turn"),
+    ],
+)
+def test_a_replay_error_gives_the_reason_alone_and_its_code_words_it(
+    text: str, reason: str
+) -> None:
+    """The located error's ``reason`` is the reason alone, whatever the action's text holds
+    (a ``: `` in it included), and ``code`` with ``params`` word the same reason, as for
+    every illegal action (``bad_notation``'s template is ``{message}``)."""
+    record = loads(dumps(Record.of(Hand.from_deck(DECK, dealer="E"))))
+    record.hands[0].actions = [*ACTIONS[:12], text]
+    with pytest.raises(ReplayError) as info:
+        replay(record)
+    error = info.value
+    assert error.reason == reason
+    assert error.to_json()["error"] == {"hand": 1, "action": 13, "text": text, "reason": reason}
+    assert str(error) == f'hand 1: action 13 "{text}": {reason}'
+    assert Reason(error.code, error.params).text == reason
+    from baloot.cli.i18n import strings
+
+    worded = strings("ar").reason(error)  # the terminal words a reason from code and params
+    assert worded and (reason in worded or error.code != "bad_notation")
 
 
 # --------------------------------------------------------------------------- (d) wrong types
