@@ -196,6 +196,10 @@ def check_public(hand: Hand, j: dict[str, Any], summary: dict[str, Any]) -> None
     assert sum(j["held"].values()) + on_table == dealt
     assert j["exposed"] == hand.exposed.text
     assert j["taker"] == (None if hand.taker is None else hand.taker.name)
+    if j["contract"] is None:
+        assert j["taker"] is None
+    else:  # the taker holds the exposed card (R7.2)
+        assert hand.exposed in hand.full_hand(Seat[j["taker"]])
     assert j["contract"] == summary["contract"]
     if j["contract"] is not None:
         assert j["contract"]["kind"] in ("hokum", "sun")
