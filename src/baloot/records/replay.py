@@ -141,8 +141,10 @@ def replay(record: Record) -> Replay:
             try:
                 match.apply(text)
             except NotationError as error:
-                reason = str(error).split(": ", 1)[-1]
-                raise ReplayError(number, position, text, reason, "bad_notation") from None
+                reason = str(error).removeprefix(f'"{text}": ')
+                raise ReplayError(
+                    number, position, text, reason, "bad_notation", {"message": reason}
+                ) from None
             except IllegalActionError as error:
                 raise ReplayError(
                     number, position, text, error.reason, error.code, error.params

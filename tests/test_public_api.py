@@ -1,0 +1,657 @@
+"""The public API as the README promises it: what imports from ``baloot``, which error for
+what, ``check`` as the verify half of ``apply``, wrong argument types refused at once, seats
+and teams always true, and the layers of the package (core < records < view < table < bots <
+cli, the core on the standard library alone)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import functools
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.console import Console
+from spec_example import ACTIONS, DECK
+
+import baloot
+from baloot import (
+    Action,
+    BalootError,
+    Claim,
+    ContractKind,
+    DecidedBy,
+    Hand,
+    IllegalActionError,
+    Level,
+    Match,
+    NotationError,
+    Outcome,
+    Phase,
+    ProjectKind,
+    QuestionKind,
+    Reason,
+    Record,
+    RecordError,
+    ReplayError,
+    Rounding,
+    Rules,
+    RulesError,
+    Seat,
+    SeatView,
+    Team,
+    Verb,
+    dump,
+    dumps,
+    load,
+    loads,
+    replay,
+)
+from baloot.core.cards import CARDS
+
+SRC = Path(baloot.__file__).resolve().parent
+ORDERED = " ".join(c.text for c in CARDS)
+
+
+# --------------------------------------------------------------------------- (a) one import
+
+
+def test_everything_needed_imports_from_baloot() -> None:
+    """README: "Everything below is imported from ``baloot`` alone"."""
+    for name in (
+        "Phase", "ContractKind", "Level", "QuestionKind", "Outcome", "DecidedBy", "Rounding",
+        "Match", "Hand", "SeatView", "Record", "load", "loads", "dump", "dumps", "replay",
+        "BalootError", "NotationError", "IllegalActionError", "RecordError", "RulesError",
+        "ReplayError", "Action", "Claim", "Verb", "Card", "CardSet", "Suit", "Rank", "Seat",
+        "Team", "Rules", "Project", "ProjectKind", "Contract", "Question", "Trick",
+        "ShownProject", "HandResult", "HandScore", "Reason", "Replay", "TARGET",
+    ):  # fmt: skip
+        assert name in baloot.__all__, name
+        assert getattr(baloot, name) is not None, name
+    for name in baloot.__all__:
+        assert hasattr(baloot, name), f"__all__ names {name}, which baloot lacks"
+    for error in (NotationError, IllegalActionError, RecordError, RulesError, ReplayError):
+        assert issubclass(error, BalootError)
+        assert error.__module__ == "baloot", "errors print as baloot.X, where they import from"
+    assert issubclass(ReplayError, IllegalActionError)
+    assert {p.value for p in Phase} >= {"bidding-1", "playing", "over"}
+    assert {k.value for k in ContractKind} == {"hokum", "sun"}
+    assert [level.json for level in Level] == [1, 2, 3, 4, "gahwa"]
+    assert len(QuestionKind) == 12
+    assert {o.value for o in Outcome} == {"played", "annulled", "in progress"}
+    assert DecidedBy.GAME_POINTS.value == "game-points" and Rounding.SUN.value == "sun"
+    assert callable(load) and callable(dump)
+
+
+def test_the_readme_round_trip_through_the_top_level_names() -> None:
+    hand = Hand.from_deck(DECK, dealer="E")
+    for text in ACTIONS:
+        hand.apply(text)
+    text = dumps(Record.of(hand))
+    assert replay(loads(text)).to_json()["hands"][0]["score"] == {"NS": 15, "EW": 3}  # type: ignore[index]
+    out = io.StringIO()
+    dump(Record.of(hand), out)
+    assert load(io.StringIO(out.getvalue())) == loads(text)
+    assert SeatView.of(hand, "E").to_json()["phase"] == "over"
+
+
+# --------------------------------------------------------------------------- (b) check and apply
+
+
+def observable(hand: Hand) -> tuple[object, ...]:
+    """Everything the public API shows of a hand."""
+    return (
+        [str(a) for a in hand.actions],
+        hand.phase,
+        hand.to_act,
+        hand.is_over,
+        hand.question,
+        hand.contract,
+        hand.taker,
+        hand.dealer,
+        hand.exposed,
+        hand.deck,
+        hand.score_before,
+        tuple(hand.hand(s) for s in Seat),
+        tuple(hand.full_hand(s) for s in Seat),
+        tuple(hand.declared(s) for s in Seat),
+        tuple(hand.projects(s) for s in Seat),
+        hand.legal_actions(),
+        hand.play_restriction(),
+        hand.tricks(),
+        hand.trick_number,
+        hand.current_trick,
+        hand.tricks_won,
+        hand.card_points(),
+        hand.played(),
+        hand.shown_projects(),
+        hand.bidding(),
+        hand.doubling(),
+        hand.bidding_length,
+        hand.round_two_start,
+        hand.result(),
+        hand.next_dealer,
+        repr(hand),
+    )
+
+
+def outcome(call: Any, action: Action | str) -> tuple[object, ...]:
+    """What ``call(action)`` did: the action it returned, or the error it raised."""
+    try:
+        return ("returned", str(call(action)))
+    except BalootError as error:
+        return (
+            type(error),
+            str(error),
+            getattr(error, "code", None),
+            getattr(error, "params", None),
+        )
+
+
+MALFORMED = [
+    "", "   ", "# only a comment", "X pass", "n pass", "N", "N fly", "N play", "N play Zz",
+    "N play As ekka ekka", "N play As wow", "N trump", "N trump x", "N trump s h",
+    "N double sideways", "N four", "N pass now", "N declare", "N declare sira:AsAs",
+    "N declare nothing", "N declare sira:", "N hokum s",
+]  # fmt: skip
+WORDS = [
+    "pass", "hokum", "sun", "ashkal", "kawesh", "trump s", "trump h", "double", "double open",
+    "double locked", "triple", "four open", "four locked", "gahwa", "declare sira",
+    "declare fifty", "declare hundred", "declare four-hundred", "declare sira sira",
+    "declare sira fifty hundred", "declare sira:AsKsQs",
+]  # fmt: skip
+
+
+def candidates(hand: Hand, rng: random.Random) -> list[Action | str]:
+    """A sample of actions, as text and as values: three near the legal ones (the legal
+    actions, the seat to act playing its own cards with or without Ekka and Baloot,
+    declarations naming real projects) and three anything else."""
+    near: list[Action | str] = [*hand.legal_actions(), *(str(a) for a in hand.legal_actions())]
+    seat = hand.to_act
+    if seat is not None:
+        for card in hand.hand(seat):
+            extra = rng.choice(["", " ekka", " baloot", " ekka baloot"])
+            near.append(f"{seat.name} play {card.text}{extra}")
+    for holder in Seat:
+        for project in hand.projects(holder):
+            near.append(f"{(seat or holder).name} declare {project}")
+    far: list[Action | str] = []
+    for other in Seat:
+        far += [f"{other.name} {w}" for w in rng.sample(WORDS, 4)]
+        for card in rng.sample(CARDS, 3):
+            extra = rng.choice(["", " ekka", " baloot", " ekka baloot"])
+            far.append(f"{other.name} play {card.text}{extra}")
+            far.append(Action(other, Verb.PLAY, card=card, ekka=bool(extra)))
+        far += [Action(other, Verb.DECLARE, claims=(Claim(kind),)) for kind in ProjectKind]
+        far += [m.replace("N ", f"{other.name} ", 1) for m in rng.sample(MALFORMED, 4)]
+    return rng.sample(near, min(len(near), 3)) + rng.sample(far, 3)
+
+
+def check_restriction(hand: Hand) -> None:
+    """``play_restriction()`` is None when every held card may be played, else the reason
+    that ``check`` gives for one of the refused cards (the engine's own word for it)."""
+    restriction = hand.play_restriction()
+    seat = hand.to_act
+    if hand.phase is not Phase.PLAYING or seat is None:
+        assert restriction is None
+        return
+    legal = {a.card for a in hand.legal_actions() if a.card is not None}
+    refused = [c for c in hand.hand(seat) if c not in legal]
+    if not refused:
+        assert restriction is None
+        return
+    assert restriction is not None, f"{seat} may not play {refused} but no reason is given"
+    reasons = []
+    for card in refused:
+        with pytest.raises(IllegalActionError) as info:
+            hand.check(f"{seat.name} play {card.text}")
+        reasons.append((info.value.code, info.value.params))
+    assert (restriction.code, dict(restriction.params)) in reasons
+    assert restriction.text.startswith(seat.name + " ")
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_check_raises_what_apply_raises_and_changes_nothing(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.new(rng=rng, dealer=rng.choice(list(Seat)), rules=Rules.random(rng))
+    while True:
+        before = observable(hand)
+        for action in candidates(hand, rng):
+            checked = outcome(hand.check, action)
+            assert observable(hand) == before, f"check({action!r}) changed the hand"
+            other = hand.copy()
+            applied = outcome(other.apply, action)
+            assert checked == applied, f"{action!r}: check {checked} but apply {applied}"
+            if applied[0] != "returned":
+                assert observable(other) == before, f"a refused apply({action!r}) changed it"
+            else:
+                assert [str(a) for a in other.actions] == [*before[0], applied[1]]  # type: ignore[misc]
+        check_restriction(hand)
+        if hand.is_over:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+
+
+# --------------------------------------------------------------------------- (c) which error
+
+
+@pytest.mark.parametrize("text", ["", "   ", "X pass", "N fly", "N play", "N trump", "N"])
+def test_text_that_is_no_action_is_a_notation_error(text: str) -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    for call in (hand.apply, hand.check, hand.parse_action):
+        with pytest.raises(NotationError):
+            call(text)
+    assert not hand.actions
+
+
+@pytest.mark.parametrize("text", ["W fly", "W play", "W play Zz", "W", "S declare nonsense"])
+def test_the_wrong_seat_is_told_it_is_not_its_turn_whatever_follows(text: str) -> None:
+    """#39: the seat is read and checked first."""
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    for call in (hand.apply, hand.check, hand.parse_action):
+        with pytest.raises(IllegalActionError) as info:
+            call(text)
+        assert info.value.code == "not_your_turn"
+        assert info.value.params == {"seat": "N"}
+        assert not isinstance(info.value, NotationError)
+
+
+@pytest.mark.parametrize("text", ["N pass", "E play 7h", "W fly", "S"])
+def test_after_the_hand_is_over_every_action_is_hand_over(text: str) -> None:
+    hand = Hand.from_deck(DECK, dealer="E")
+    for action in ACTIONS:
+        hand.apply(action)
+    assert hand.is_over
+    for call in (hand.apply, hand.check):
+        with pytest.raises(IllegalActionError) as info:
+            call(text)
+        assert info.value.code == "hand_over"
+    with pytest.raises(IllegalActionError) as value_error:
+        hand.apply(Action.parse("N pass"))
+    assert value_error.value.code == "hand_over"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("S fly", "bad_notation"), ("S play", "bad_notation"), ("", None), ("W fly", "not_your_turn")],
+)
+def test_replay_turns_bad_notation_into_an_illegal_action(
+    text: str, code: str | None, tmp_path: Path
+) -> None:
+    """#39: in a record, text that is no action is an illegal action, located; the command
+    line exits with 1 for it, as for any illegal action."""
+    record = loads(dumps(Record.of(Hand.from_deck(DECK, dealer="E"))))
+    record.hands[0].actions = [*ACTIONS[:12], text, *ACTIONS[12:]]
+    if code is None:  # an empty string is no action at all: skipped
+        assert replay(record).hands[0].is_over
+        return
+    with pytest.raises(ReplayError) as info:
+        replay(record)
+    error = info.value
+    assert isinstance(error, IllegalActionError)
+    assert (error.hand, error.position, error.text, error.code) == (1, 13, text, code)
+    assert error.to_json()["error"]["action"] == 13  # type: ignore[index]
+    from baloot.cli import main
+
+    path = tmp_path / "bad.baloot"
+    path.write_text(dumps(record), encoding="utf-8")
+    assert main(["replay", str(path), "--json"]) == 1
+    assert main(["validate", str(path)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("S fly", "unknown verb 'fly'"),
+        ("S fly: now", "unknown verb 'fly:'"),
+        ("S play Jd baloot: yes", "after the card only ekka and baloot may follow"),
+        ("S play Zz", "unknown card 'Zz'"),
+        ("Z: pass", "unknown seat 'Z:'"),
+        ("S play Kh", "S does not hold Kh"),
+        ("W play Kh", "it is S's turn"),
+    ],
+)
+def test_a_replay_error_gives_the_reason_alone_and_its_code_words_it(
+    text: str, reason: str
+) -> None:
+    """The located error's ``reason`` is the reason alone, whatever the action's text holds
+    (a ``: `` in it included), and ``code`` with ``params`` word the same reason, as for
+    every illegal action (``bad_notation``'s template is ``{message}``)."""
+    record = loads(dumps(Record.of(Hand.from_deck(DECK, dealer="E"))))
+    record.hands[0].actions = [*ACTIONS[:12], text]
+    with pytest.raises(ReplayError) as info:
+        replay(record)
+    error = info.value
+    assert error.reason == reason
+    assert error.to_json()["error"] == {"hand": 1, "action": 13, "text": text, "reason": reason}
+    assert str(error) == f'hand 1: action 13 "{text}": {reason}'
+    assert Reason(error.code, error.params).text == reason
+    from baloot.cli.i18n import strings
+
+    worded = strings("ar").reason(error)  # the terminal words a reason from code and params
+    assert worded and (reason in worded or error.code != "bad_notation")
+
+
+# --------------------------------------------------------------------------- (d) wrong types
+
+
+class CountingRandom(random.Random):
+    """A generator that counts its shuffles."""
+
+    shuffles = 0
+
+    def shuffle(self, x: Any) -> None:
+        self.shuffles += 1
+        super().shuffle(x)
+
+
+def test_wrong_argument_types_are_type_errors() -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    with pytest.raises(TypeError):
+        hand.apply(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        hand.check(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        hand.parse_action(b"N pass")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        SeatView.of(hand, 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        SeatView.of(hand, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Match.new(dealer=4)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Match.new(rules="classic")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Hand.from_deck(ORDERED, dealer=0)  # type: ignore[arg-type]
+    assert not hand.actions
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"dealer": 4}, {"dealer": None}, {"rules": "classic"}, {"score_before": "0 0"}],
+)
+def test_hand_new_refuses_wrong_types_before_shuffling(arguments: dict[str, Any]) -> None:
+    rng = CountingRandom(1)
+    with pytest.raises(TypeError):
+        Hand.new(rng=rng, **arguments)
+    assert rng.shuffles == 0
+    Hand.new(rng=rng)
+    assert rng.shuffles == 1
+
+
+def test_match_new_refuses_a_wrong_dealer_before_dealing() -> None:
+    rng = CountingRandom(1)
+    with pytest.raises(TypeError):
+        Match.new(rng=rng, dealer=4)  # type: ignore[arg-type]
+    assert rng.shuffles == 0
+
+
+# --------------------------------------------------------------------------- (e) always true
+
+
+def test_seats_and_teams_are_always_true() -> None:
+    assert bool(Seat.N) and bool(Team.NS)
+    assert all(Seat) and all(Team)
+    assert int(Seat.N) == 0 and int(Team.NS) == 0
+
+
+def north_bid_second_round_hokum() -> Hand:
+    """W is asked about N's second-round Hokum: all passed round 1, then N said Hokum."""
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    for call in ("N pass", "W pass", "S pass", "E pass", "N hokum"):
+        hand.apply(call)
+    return hand
+
+
+def test_a_question_about_north_is_about_someone() -> None:
+    """The old bug: ``baloot play --seed 11`` printed "? called a second-round Hokum" when the
+    question was about North, because ``if question.about`` read Seat.N as false."""
+    hand = north_bid_second_round_hokum()
+    question = hand.question
+    assert question is not None and question.kind is QuestionKind.BID
+    assert question.about is Seat.N
+    assert question.about  # an "if question.about:" sees North
+    assert SeatView.of(hand, "W").to_json()["question"] == {"kind": "bid", "about": "N"}
+
+
+def test_the_terminal_words_a_question_about_north_with_north() -> None:
+    from baloot.cli.game import Game
+    from baloot.cli.play import add_arguments, parse_options
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    options = parse_options(parser.parse_args(["--seed", "11", "--delay", "0"]))
+    game = Game(options, Console(file=io.StringIO()), read=lambda: "", echo=False)
+    text, _ = game.call_context(north_bid_second_round_hokum())
+    assert text == "N called a second-round Hokum. Sun, or pass?"
+
+
+# --------------------------------------------------------------------------- (f) the layers
+
+#: The layers from the bottom: a module may import its own layer or a lower one.
+LAYERS = ("core", "records", "view", "table", "bots", "cli")
+ENTRY_POINTS = {"baloot", "baloot.__main__", "baloot.bench"}
+
+
+def run_python(code: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stdout)
+    return loaded
+
+
+def test_the_engine_records_and_view_load_no_terminal_bots_or_cli() -> None:
+    loaded = run_python(
+        "import json, sys\n"
+        "import baloot.core.hand, baloot.core.match, baloot.records.record\n"
+        "import baloot.records.replay, baloot.view\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    assert "baloot.view.seat_view" in loaded
+    unwanted = [
+        m
+        for m in loaded
+        if m.split(".")[0] == "rich" or m.startswith(("baloot.cli", "baloot.bots", "baloot.table"))
+    ]
+    assert not unwanted
+
+
+def test_the_core_alone_loads_nothing_above_it() -> None:
+    """Every ``baloot.core`` module imported without the package's facade
+    (``baloot/__init__.py`` re-exports records and the view by design): nothing of the
+    layers above comes along."""
+    loaded = run_python(
+        "import importlib, importlib.util, json, pathlib, sys, types\n"
+        "spec = importlib.util.find_spec('baloot')\n"
+        "package = types.ModuleType('baloot')\n"
+        "package.__path__ = list(spec.submodule_search_locations)\n"
+        "sys.modules['baloot'] = package\n"
+        "core = pathlib.Path(package.__path__[0]) / 'core'\n"
+        "for path in sorted(core.glob('*.py')):\n"
+        "    name = 'baloot.core' if path.stem == '__init__' else 'baloot.core.' + path.stem\n"
+        "    importlib.import_module(name)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    assert "baloot.core.hand" in loaded and "baloot.core.match" in loaded
+    above = [m for m in loaded if m.startswith("baloot.") and not m.startswith("baloot.core")]
+    assert not above
+    assert not [m for m in loaded if m.split(".")[0] == "rich"]
+
+
+def module_name(path: Path, root: Path) -> str:
+    """``root/baloot/core/hand.py`` → ``baloot.core.hand``; a package by its own name."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path, root: Path, modules: set[str]) -> set[str]:
+    """Every module that ``path`` imports anywhere (top level, in functions, under
+    TYPE_CHECKING), relative imports resolved; ``from P import m`` of a submodule ``m``
+    counts as importing ``P.m``."""
+    name = module_name(path, root)
+    package = name if path.stem == "__init__" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                found.add(sub if sub in modules else source)
+    found.discard(name)
+    found.discard("__future__")
+    return found
+
+
+def import_graph(root: Path) -> dict[str, frozenset[str]]:
+    """Each module of the ``baloot`` package under ``root`` with what it imports."""
+    paths = sorted((root / "baloot").rglob("*.py"))
+    modules = {module_name(p, root) for p in paths}
+    return {module_name(p, root): frozenset(imports_of(p, root, modules)) for p in paths}
+
+
+@functools.cache
+def baloot_graph() -> dict[str, frozenset[str]]:
+    return import_graph(SRC.parent)
+
+
+def layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The import cycles among the graph's own modules, each as a path back to its start."""
+    inside = {module: deps & graph.keys() for module, deps in graph.items()}
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for dep in sorted(inside[module]):
+            if state.get(dep) == 1:
+                found.append([*path[path.index(dep) :], dep])
+            elif dep not in state:
+                visit(dep, [*path, dep])
+        state[module] = 2
+
+    for module in sorted(inside):
+        if module not in state:
+            visit(module, [module])
+    return found
+
+
+def layer_problems(graph: dict[str, frozenset[str]]) -> list[str]:
+    """Imports of a higher layer (or of a module in no layer); the entry points excepted.
+    The package itself re-exports some layers: importing it is as high as the highest."""
+    root = max(
+        (x for x in map(layer, graph.get("baloot", ())) if x is not None),
+        key=LAYERS.index,
+        default="core",
+    )
+    problems = []
+    for module, deps in sorted(graph.items()):
+        if module in ENTRY_POINTS:
+            continue
+        mine = layer(module)
+        if mine is None:
+            problems.append(f"{module} is in no layer of {LAYERS}")
+            continue
+        for dep in sorted(deps):
+            if dep.split(".")[0] != "baloot":
+                continue
+            theirs = root if dep == "baloot" else layer(dep)
+            if theirs is None or LAYERS.index(theirs) > LAYERS.index(mine):
+                problems.append(f"{module} ({mine}) imports {dep} ({theirs})")
+    return problems
+
+
+def core_problems(graph: dict[str, frozenset[str]]) -> list[str]:
+    """Imports of the core from outside the standard library and the core itself."""
+    problems = []
+    for module, deps in sorted(graph.items()):
+        if layer(module) != "core":
+            continue
+        for dep in sorted(deps):
+            if dep == "baloot.core" or dep.startswith("baloot.core."):
+                continue
+            top = dep.split(".")[0]
+            if top != "baloot" and top in sys.stdlib_module_names:
+                continue
+            problems.append(f"{module} imports {dep}")
+    return problems
+
+
+def test_the_import_graph_is_read_correctly() -> None:
+    graph = baloot_graph()
+    assert "baloot.core._lookup" in graph["baloot.core._bidding"]  # from baloot.core import _lookup
+    assert "baloot.cli.arena" in graph["baloot.cli"]  # from . import arena
+    assert "baloot.bots.heuristic" in graph["baloot.bots.base"]  # inside a function
+    assert "rich.console" in graph["baloot.cli.game"]
+
+
+def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
+    """A small package that breaks every rule, to show the checks can fail."""
+    files = {
+        "__init__.py": "from baloot.view.v import V\n",
+        "core/__init__.py": "",
+        "core/a.py": "import json\nimport rich\nfrom baloot.core import b\n",
+        "core/b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from baloot.core.a import X\n",
+        "core/c.py": "def f():\n    from baloot.records.r import R\n    import baloot\n",
+        "records/__init__.py": "",
+        "records/r.py": "from ..view import v\n",
+        "view/__init__.py": "",
+        "view/v.py": "from baloot.core.a import A\n",
+        "extra.py": "",
+    }
+    for name, text in files.items():
+        path = tmp_path / "baloot" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    graph = import_graph(tmp_path)
+    assert cycles(graph) == [["baloot.core.a", "baloot.core.b", "baloot.core.a"]]
+    assert layer_problems(graph) == [
+        "baloot.core.c (core) imports baloot (view)",
+        "baloot.core.c (core) imports baloot.records.r (records)",
+        "baloot.extra is in no layer of ('core', 'records', 'view', 'table', 'bots', 'cli')",
+        "baloot.records.r (records) imports baloot.view.v (view)",
+    ]
+    assert core_problems(graph) == [
+        "baloot.core.a imports rich",
+        "baloot.core.c imports baloot",
+        "baloot.core.c imports baloot.records.r",
+    ]
+
+
+def test_no_import_cycles_among_baloot_modules() -> None:
+    found = cycles(baloot_graph())
+    assert not found, " ; ".join(" -> ".join(c) for c in found)
+
+
+def test_each_layer_imports_only_its_own_or_lower_layers() -> None:
+    problems = layer_problems(baloot_graph())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_core_imports_only_the_standard_library_and_itself() -> None:
+    problems = core_problems(baloot_graph())
+    assert not problems, "\n".join(problems)
