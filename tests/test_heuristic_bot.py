@@ -8,6 +8,7 @@ P3 = S, P4 = E) and reached through the public door (``Hand.apply``); the bot on
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 
@@ -177,6 +178,52 @@ def test_seeded_matches_are_reproducible() -> None:
     assert record(11) == record(11)
     assert record(12) == record(12)
     assert record(11) != record(12)
+
+
+#: Rule sets of the recorded choices: the presets and fourteen drawn at random.
+RECORDED_RULES = (
+    Rules.classic(),
+    Rules.federation(),
+    *(Rules.random(random.Random(k)) for k in range(14)),
+)
+#: sha256 of :func:`recorded_choices`, joined by newlines, as the bot chose before its rules
+#: were split into modules and given reasons: a change here is a change of play.
+RECORDED_DIGEST = "dddd92673eca5f92d58b001cfeef5edad113676edd87adb1a033a5c39c5a0eb9"
+
+
+def recorded_choices() -> list[str]:
+    """For each recorded rule set (seed = its place): a whole match, four heuristic bots or
+    heuristic NS against random EW, every action of it; then 15 hands played by a random
+    bot, with the heuristic bot's choice in every view along the way."""
+    lines: list[str] = []
+    for seed, rules in enumerate(RECORDED_RULES):
+        match = Match.new(rng=random.Random(seed), rules=rules)
+        mixed = seed % 2 == 1
+        bots: dict[Seat, Bot] = {
+            s: (RandomBot if mixed and s.team is Team.EW else HeuristicBot)(
+                random.Random(seed * 4 + s)
+            )
+            for s in Seat
+        }
+        play_match(match, bots)
+        lines.extend(str(a) for hand in match.hands for a in hand.actions)
+        chooser = RandomBot(random.Random(seed))
+        bot = HeuristicBot(random.Random(0))
+        for k in range(15):
+            hand = Hand.new(rng=random.Random(1000 * seed + k), rules=rules)
+            while not hand.is_over:
+                seat = hand.to_act
+                assert seat is not None
+                view, legal = SeatView.of(hand, seat), hand.legal_actions()
+                lines.append(str(bot.choose(view, legal)))
+                hand.apply(chooser.choose(view, legal))
+    return lines
+
+
+def test_the_recorded_choices_are_unchanged() -> None:
+    lines = recorded_choices()
+    assert len(lines) == 15019
+    assert hashlib.sha256("\n".join(lines).encode()).hexdigest() == RECORDED_DIGEST
 
 
 def test_the_same_position_gets_the_same_answer_whatever_the_generator() -> None:

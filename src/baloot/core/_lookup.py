@@ -10,27 +10,13 @@ from typing import Final
 
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
+from baloot.core.cards import PLAIN_ABOVE as PLAIN_ABOVE
+from baloot.core.cards import TRUMP_ABOVE as TRUMP_ABOVE
 from baloot.core.seats import SEATS
 
 SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 
-
-def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
-    """For each card, the mask of same-suit cards that beat it under ``strength``."""
-    table = []
-    for card in range(32):
-        suit, rank = card >> 3, card & 7
-        mask = 0
-        for other in range(8):
-            if strength[other] > strength[rank]:
-                mask |= 1 << (suit * 8 + other)
-        table.append(mask)
-    return tuple(table)
-
-
-TRUMP_ABOVE: Final = _above(TRUMP_STRENGTH)
-PLAIN_ABOVE: Final = _above(PLAIN_STRENGTH)
 TRUMP_RANK_STRENGTH: Final = tuple(TRUMP_STRENGTH[c & 7] for c in range(32))
 PLAIN_RANK_STRENGTH: Final = tuple(PLAIN_STRENGTH[c & 7] for c in range(32))
 #: For each byte of a suit's cards, the rank of its best card in plain order (-1 if empty).

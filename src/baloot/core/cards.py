@@ -167,6 +167,32 @@ PLAIN_STRENGTH: Final = (7, 5, 4, 3, 6, 2, 1, 0)
 TRUMP_STRENGTH: Final = (5, 3, 2, 7, 4, 6, 1, 0)
 
 
+def _above(strength_of: tuple[int, ...]) -> tuple[int, ...]:
+    """For each card index, the mask of the cards of its suit that beat it under
+    ``strength_of`` (a strength by rank value).
+
+    >>> str(CardSet(TRUMP_ABOVE[Card.parse("Ah").index]))
+    'Jh 9h'
+    >>> str(CardSet(PLAIN_ABOVE[Card.parse("Kh").index]))
+    'Ah Th'
+    """
+    table = []
+    for card in range(32):
+        suit, rank = card >> 3, card & 7
+        mask = 0
+        for other in range(8):
+            if strength_of[other] > strength_of[rank]:
+                mask |= 1 << (suit * 8 + other)
+        table.append(mask)
+    return tuple(table)
+
+
+#: For each card index, the mask of the cards of its suit that beat it (R2.2): as trumps
+#: (``TRUMP_ABOVE``) and as plain cards, in Sun or in a side suit (``PLAIN_ABOVE``).
+TRUMP_ABOVE: Final = _above(TRUMP_STRENGTH)
+PLAIN_ABOVE: Final = _above(PLAIN_STRENGTH)
+
+
 def strength(card: Card, trump: Suit | None) -> int:
     """How high ``card`` ranks in a trick (R2.2): trumps above every plain card.
 
