@@ -315,7 +315,7 @@ class Game:
             self.show(hand, number)
         self.say("")
         self.console.print(
-            render_sheet(hand, result, number, self.match.totals, self.seating, self.s),
+            render_sheet(result, hand.rules, number, self.match.totals, self.seating, self.s),
             width=self.width,
         )
         if not self.match.is_over:
