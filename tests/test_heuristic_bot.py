@@ -16,7 +16,7 @@ import pytest
 
 from baloot import Action, Card, Hand, Phase, Rules, Seat, Suit, Team, Verb
 from baloot.bots import Bot, BotTimer, HeuristicBot, RandomBot, make_bot, play_hand, play_match
-from baloot.bots.heuristic import defence_value, hokum_value, sun_value
+from baloot.bots.heuristic import Thresholds, defence_value, hokum_value, sun_value
 from baloot.core.match import Match
 from baloot.records.record import Record
 from baloot.view.seat_view import SeatView
@@ -349,7 +349,7 @@ def test_d1_doubles_locked_with_a_strong_defence() -> None:
     hand = Hand.from_deck(deck_for(DOUBLE_DEAL, taker="N", exposed="Th"), "E")
     apply(hand, "N hokum", "W pass", "S pass", "E pass", "N pass")
     assert hand.phase is Phase.DOUBLING and hand.to_act is Seat.W
-    assert defence_value(hand.hand("W"), Suit.HEARTS) >= HeuristicBot.double_hokum
+    assert defence_value(hand.hand("W"), Suit.HEARTS) >= Thresholds().double_hokum
     assert decide(hand) == "W double locked"
 
 

@@ -5,7 +5,6 @@ cli, the core on the standard library alone)."""
 
 from __future__ import annotations
 
-import argparse
 import ast
 import functools
 import io
@@ -19,7 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rich.console import Console
 from spec_example import ACTIONS, DECK
 
 import baloot
@@ -423,14 +421,12 @@ def test_a_question_about_north_is_about_someone() -> None:
 
 
 def test_the_terminal_words_a_question_about_north_with_north() -> None:
-    from baloot.cli.game import Game
-    from baloot.cli.play import add_arguments, parse_options
+    from baloot.cli.i18n import strings
+    from baloot.cli.questions import call_context
 
-    parser = argparse.ArgumentParser()
-    add_arguments(parser)
-    options = parse_options(parser.parse_args(["--seed", "11", "--delay", "0"]))
-    game = Game(options, Console(file=io.StringIO()), read=lambda: "", echo=False)
-    text, _ = game.call_context(north_bid_second_round_hokum())
+    hand = north_bid_second_round_hokum()
+    view = SeatView.of(hand, hand.to_act)
+    text, _ = call_context(view, strings("en"))
     assert text == "N called a second-round Hokum. Sun, or pass?"
 
 

@@ -20,12 +20,13 @@ from baloot.core.match import Match
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.record import Record, dumps, loads, loads_all
-from baloot.records.replay import Replay, ReplayError, replay
+from baloot.records.replay import ReplayError, replay
 
 from . import arena as arena_command
 from . import play as play_command
+from .i18n import LANGUAGES, strings
 from .options import add_rules_arguments, rules_from_arguments
-from .sheet import render_hand
+from .sheet import render_replay
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
 
@@ -41,6 +42,7 @@ _EPILOG = {
   baloot arena heuristic heuristic --matches 20 --out records/""",
     "replay": """examples:
   baloot replay game.baloot            the hands as a readable score sheet
+  baloot replay game.baloot --lang ar  the score sheet in Arabic
   baloot replay game.baloot --json     the summary of record-format.md
   baloot random --seed 1 | baloot replay -""",
     "validate": """examples:
@@ -87,28 +89,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
-        print(_render(result))
+        print(render_replay(result, strings(args.lang)))
     return OK
-
-
-def _render(result: Replay) -> str:
-    lines = []
-    rules = result.record.rules
-    name = rules.name()
-    lines.append(f"rules: {name if name else 'custom'}")
-    for flag, value in rules.changes().items():
-        lines.append(f"  {flag} = {json.dumps(value)}")
-    running = result.record.score_before or (0, 0)
-    for number, (hand, res) in enumerate(zip(result.hands, result.results, strict=True), 1):
-        lines.append("")
-        lines.extend(render_hand(number, hand, res))
-        if res.score is not None:
-            running = (running[0] + res.score[0], running[1] + res.score[1])
-            lines.append(f"  totals: NS {running[0]}, EW {running[1]}")
-    lines.append("")
-    winner = "none yet" if result.winner is None else result.winner.name
-    lines.append(f"totals: NS {result.totals[0]}, EW {result.totals[1]}; match winner: {winner}")
-    return "\n".join(lines)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -240,6 +222,9 @@ def _parser() -> argparse.ArgumentParser:
     p = command("replay", "replay a record: the hands as a score sheet, or the JSON summary")
     p.add_argument("file", help="a .baloot (TOML) or JSON record; - reads standard input")
     p.add_argument("--json", action="store_true", help="print the JSON of record-format.md")
+    p.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help="the language of the sheet (default en)"
+    )
     p.set_defaults(run=_cmd_replay)
 
     p = command("validate", "check records: one line per file")

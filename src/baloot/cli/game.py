@@ -28,7 +28,7 @@ from types import FrameType
 from rich.console import Console
 from rich.text import Text
 
-from baloot.bots import make_bot
+from baloot.bots import HeuristicBot, make_bot
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError, NotationError
@@ -40,6 +40,7 @@ from baloot.records.record import dumps
 from baloot.table import Event, EventKind, Player, Table, WaitKind
 from baloot.view.seat_view import SeatView, heard
 
+from .hint_words import hint_lines
 from .i18n import Strings, strings
 from .questions import (
     Choice,
@@ -167,7 +168,7 @@ class Game:
             }
             table = Table.new(players, bots, options.rules, options.seed, options.dealer)
         self.table = table
-        self.hint_bot = make_bot("heuristic", random.Random(options.seed))
+        self.hint_bot = HeuristicBot(random.Random(options.seed))
         self.saved = False
         self.save_failed = False
         self._declined: set[int] = set()
@@ -220,7 +221,13 @@ class Game:
         """The match, step by step: whoever the table waits for acts."""
         self.intro()
         table = self.table
-        self._actions_reported = sum(len(h.actions) for h in table.match.hands)
+        if self.options.resume is not None:
+            ns, ew = table.match.totals
+            self.say(
+                self.s("resumed", path=self.options.resume, number=table.hand_number, ns=ns, ew=ew),
+                style="bold",
+            )
+        self._actions_reported = len(table.hand.actions)
         self.hand_start()
         while True:
             waiting = table.waiting()
@@ -383,7 +390,9 @@ class Game:
             self.show()
         self.say("")
         self.console.print(
-            render_sheet(hand, result, table.hand_number, table.match.totals, self.seating, self.s),
+            render_sheet(
+                result, hand.rules, table.hand_number, table.match.totals, self.seating, self.s
+            ),
             width=self.width,
         )
         self._sheet_shown = table.hand_number
@@ -489,17 +498,23 @@ class Game:
                     raise EndOfInput
                 if len(raw) > MAX_ANSWER:
                     self._skip_rest_of_line(raw)
-                    self.error(self.s("too_long"))
+                    self._refuse(self.s("too_long"))
                     continue
                 try:
                     answer = raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    self.error(self.s("not_utf8"))
+                    self._refuse(self.s("not_utf8"))
                     continue
             answer = answer.rstrip("\r\n")
             if self.echo:
                 self.console.print(answer, soft_wrap=True, markup=False)
             return answer
+
+    def _refuse(self, message: str) -> None:
+        """Refuse an answer that cannot be shown: end the prompt's line, then say why."""
+        if self.echo:
+            self.say("")
+        self.error(message)
 
     def _skip_rest_of_line(self, raw: bytes) -> None:
         while raw and not raw.endswith(b"\n"):
@@ -653,12 +668,14 @@ class Game:
         raise _Redo
 
     def hint(self) -> None:
-        """What the heuristic bot would do here."""
+        """What the heuristic bot would do here, and why."""
         view = self.view()
         if not view.legal:
             return
-        action = self.hint_bot.choose(view, view.legal)
-        self.say(self.s("hint_line", choice=self._action_words(action)), style="cyan")
+        hint = self.hint_bot.explain(view, view.legal)
+        self.say(self.s("hint_line", choice=self._action_words(hint.action)), style="cyan")
+        for line in hint_lines(hint, self.options.lang):
+            self.say(self.s("hint_why", reason=line), style="cyan")
 
     def _action_words(self, action: Action) -> str:
         return action_line(action, self.seat_name(action.seat), self.s).plain

@@ -2,8 +2,9 @@
 
 Everything is built from what the engine reports — a seat's :class:`~baloot.view.SeatView`
 while a hand is played, the finished hand's :class:`~baloot.core.scoring.HandResult` for the
-sheet — and worded by :mod:`baloot.cli.i18n`. No rule is worked out here: the tricks, the
-bidding rounds and the figures on the sheet are the engine's.
+sheet (explained by :mod:`baloot.view.sheet`) — and worded by :mod:`baloot.cli.i18n`. No rule
+is worked out here: the tricks, the bidding rounds and the figures on the sheet are the
+engine's.
 """
 
 from __future__ import annotations
@@ -18,15 +19,17 @@ from rich.text import Text
 
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Card, CardSet, Suit, strength
-from baloot.core.hand import Hand
 from baloot.core.match import TARGET
 from baloot.core.projects import Project
-from baloot.core.scoring import HandResult, HandScore, project_multiplier
+from baloot.core.rules import Rules
+from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
-from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Phase, Trick
+from baloot.core.vocabulary import Contract, ContractKind, Level, Phase, Trick
 from baloot.view.seat_view import SeatView
+from baloot.view.sheet import SheetKey, SheetLine, explain
 
 from .i18n import Strings
+from .sheet import sheet_text
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 #: Suits in the order a hand is shown: black and red alternate.
@@ -349,59 +352,35 @@ def _hand_with_choices(cards: CardSet, trump: Suit | None, choices: dict[Card, i
 # --------------------------------------------------------------------------- the score sheet
 
 
-def decided_text(score: HandScore, s: Strings) -> str:
-    """The engine's ``decided_by`` in the player's words."""
-    if score.decided_by is DecidedBy.TIE_DIGIT:
-        return s("decided_digit", digit=score.tie_digit)
-    key = {
-        DecidedBy.GAME_POINTS: "decided_game_points",
-        DecidedBy.RAW_POINTS: "decided_raw",
-        DecidedBy.RAW_TIE: "decided_raw_tie",
-        DecidedBy.LAST_CALLER: "decided_last_caller",
-        DecidedBy.KABOOT: "decided_kaboot",
-    }[score.decided_by]
-    return s(key)
-
-
-def shown_by_seat(hand: Hand, projects: Iterable[Project]) -> list[tuple[Seat, Project]]:
-    """Each shown project with the seat that held it."""
-    wanted = set(projects)
-    return [(seat, p) for seat in Seat for p in hand.projects(seat) if p in wanted]
-
-
 def render_sheet(
-    hand: Hand,
     result: HandResult,
+    rules: Rules,
     number: int,
     totals: tuple[int, int],
     seating: Seating,
     s: Strings,
 ) -> RenderableType:
-    """The score sheet of a finished hand: every figure the engine used, explained."""
+    """The score sheet of a finished hand: a table of the figures, then every line of the
+    sheet model (:func:`baloot.view.sheet.explain`) as a note, worded by
+    :func:`baloot.cli.sheet.sheet_text` like the sheet of ``baloot replay``."""
     title = s("sheet_title", number=number)
-    contract = result.contract
-    sheet = result.scoring
-    if contract is None or sheet is None:
-        kawesh = [a for a in hand.actions if a.verb is Verb.KAWESH]
-        reason = (
-            s("annulled_kawesh", seat=s.seat(kawesh[0].seat)) if kawesh else s("annulled_passes")
-        )
+    lines = explain(result, rules)
+    by_key: dict[SheetKey, list[SheetLine]] = {}
+    for line in lines:
+        by_key.setdefault(line.key, []).append(line)
+    totals_text = s(
+        "totals_line",
+        ns=totals[0],
+        ew=totals[1],
+        us=seating.team_label(Team.NS, s),
+        them=seating.team_label(Team.EW, s),
+    )
+    if SheetKey.DECISION not in by_key:
         body = Group(
-            Text(reason, style="bold"),
-            Text(
-                s(
-                    "totals_line",
-                    ns=totals[0],
-                    ew=totals[1],
-                    us=seating.team_label(Team.NS, s),
-                    them=seating.team_label(Team.EW, s),
-                )
-            ),
+            *(Text(sheet_text(line, s), style="bold") for line in lines), Text(totals_text)
         )
         return Panel(body, title=title, title_align="left", border_style="yellow")
 
-    sun = contract.kind is ContractKind.SUN
-    lines: list[RenderableType] = [contract_text(contract, s)]
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
     for team in Team:
@@ -410,116 +389,40 @@ def render_sheet(
     def row(label: str, values: tuple[object, object], style: str = "") -> None:
         table.add_row(label, str(values[0]), str(values[1]), style=style)
 
-    row(s("row_tricks"), result.tricks)
-    row(s("row_card_points"), result.card_points)
-    if sheet.kaboot is None:
-        row(s("row_card_game_points"), sheet.card_game_points)
-    project_points = tuple(sum(p.kind.game_points(sun) for p in result.projects[t]) for t in Team)
-    row(s("row_projects"), (project_points[0], project_points[1]))
-    if not sun:
-        row(s("row_baloot"), result.baloot)
-    if sheet.kaboot is None:
-        row(s("row_game_points"), sheet.game_points, style="bold")
-    score = result.score or (0, 0)
-    row(s("row_written"), score, style="bold green")
+    def pair(line: SheetLine) -> tuple[object, object]:
+        return line.params["NS"], line.params["EW"]
+
+    def per_team(key: SheetKey, name: str) -> tuple[object, object]:
+        points = {team.name: 0 for team in Team}
+        for line in by_key.get(key, []):
+            value = line.params[name]
+            assert isinstance(value, int)
+            points[str(line.params["team"])] += value
+        return points["NS"], points["EW"]
+
+    row(s("row_tricks"), pair(by_key[SheetKey.TRICKS][0]))
+    row(s("row_card_points"), pair(by_key[SheetKey.CARD_POINTS][0]))
+    kaboot = SheetKey.KABOOT in by_key
+    if not kaboot:
+        counting = by_key[SheetKey.COUNTING_TEAM][0].params
+        rounded = {
+            counting["team"]: counting["rounded"],
+            counting["other"]: counting["other_rounded"],
+        }
+        row(s("row_card_game_points"), (rounded["NS"], rounded["EW"]))
+        row(s("row_projects"), per_team(SheetKey.PROJECTS, "points"))
+        if by_key[SheetKey.CONTRACT][0].params["kind"] == ContractKind.HOKUM.value:
+            row(s("row_baloot"), per_team(SheetKey.BALOOT, "points"))
+        row(s("row_game_points"), pair(by_key[SheetKey.GAME_POINTS][0]), style="bold")
+    row(s("row_written"), pair(by_key[SheetKey.WRITTEN][0]), style="bold green")
     row(s("row_totals"), totals, style="bold cyan")
-    lines.append(table)
-    lines.append(Text())
-    notes = _sheet_notes(hand, result, contract, s)
-    lines.extend(Text("• " + note) for note in notes)
-    return Panel(Group(*lines), title=title, title_align="left", border_style="green")
 
-
-def _sheet_notes(hand: Hand, result: HandResult, contract: Contract, s: Strings) -> list[str]:
-    sheet = result.scoring
-    assert sheet is not None
-    sun = contract.kind is ContractKind.SUN
-    notes: list[str] = []
-    card_total = sum(result.card_points)
-    notes.append(s("note_card_points", total=card_total))
-    if sheet.kaboot is None:
-        counting = sheet.counting_team
-        if hand.rules.hokum_pair_rounding and not sun:
-            rule = s("rounding_pair")
-        else:
-            rule = s("rounding_sun" if sun else "rounding_hokum")
-        notes.append(
-            s(
-                "note_counting",
-                team=counting.name,
-                points=result.card_points[counting],
-                gp=sheet.card_game_points[counting],
-                rule=rule,
-                other=counting.other.name,
-                rest=sheet.card_game_points[counting.other],
-            )
-        )
-    for team in Team:
-        if result.projects[team]:
-            shown = "; ".join(
-                f"{s.seat(seat)} {project_text(p, s).plain}"
-                for seat, p in shown_by_seat(hand, result.projects[team])
-            )
-            notes.append(s("note_projects", team=team.name, shown=shown))
-    declared_only = [
-        (seat, projects)
-        for seat in Seat
-        if (projects := hand.declared(seat)) and not result.projects[seat.team]
+    in_table = (SheetKey.CONTRACT, SheetKey.TRICKS, SheetKey.GAME_POINTS)
+    body_lines: list[RenderableType] = [
+        Text(sheet_text(line, s), style="bold") for line in by_key.get(SheetKey.CONTRACT, [])
     ]
-    for seat, projects in declared_only:
-        notes.append(
-            s(
-                "note_declared_lost",
-                seat=s.seat(seat),
-                projects=s.joiner.join(s.project(p.kind) for p in projects),
-            )
-        )
-    if not any(result.projects) and not declared_only:
-        notes.append(s("note_no_projects"))
-    for team in Team:
-        if result.baloot[team]:
-            holder = [a.seat for a in hand.actions if a.baloot]
-            who = s.seat(holder[0]) if holder else team.name
-            notes.append(s("note_baloot", seat=who, team=team.name))
-    level = contract.level
-    numeric = int(level)
-    if level is Level.GAHWA:
-        notes.append(s("note_gahwa", team=sheet.winner.name))
-    elif numeric > 1:
-        factor = project_multiplier(hand.rules, numeric)
-        notes.append(s("note_doubled", level=s(f"level_{numeric}"), factor=factor))
-    if sheet.kaboot is not None:
-        notes.append(s("note_kaboot", team=sheet.kaboot.name))
-    declarers = contract.declarer.team
-    made_key = "note_made" if sheet.made else "note_failed"
-    notes.append(
-        s(
-            made_key,
-            team=declarers.name,
-            winner=sheet.winner.name,
-            decided=decided_text(sheet, s),
-        )
+    body_lines.extend([table, Text()])
+    body_lines.extend(
+        Text("• " + sheet_text(line, s)) for line in lines if line.key not in in_table
     )
-    score = result.score or (0, 0)
-    if level is not Level.GAHWA:
-        notes.append(
-            s(
-                "note_written",
-                ns=score[0],
-                ew=score[1],
-                how=_written_how(result, numeric, s),
-            )
-        )
-    return notes
-
-
-def _written_how(result: HandResult, level: int, s: Strings) -> str:
-    sheet = result.scoring
-    assert sheet is not None
-    if sheet.kaboot is not None:
-        return s("written_kaboot")
-    if level > 1:
-        return s("written_doubled")
-    if sheet.made:
-        return s("written_made")
-    return s("written_failed")
+    return Panel(Group(*body_lines), title=title, title_align="left", border_style="green")

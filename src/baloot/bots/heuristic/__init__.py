@@ -11,7 +11,8 @@ and what is allowed only from the legal actions it is given.
 
 Modules: ``values`` (card points and hand values), ``knowledge`` (what the seat can infer
 about the others' cards), ``bidding`` (B1–B8), ``doubling`` (D1–D3), ``play`` (P1–P9),
-``hints`` (:class:`Hint`, :class:`HintReason` and the hint keys), ``bot`` (the bot).
+``hints`` (:class:`Hint`, :class:`HintReason` and the hint keys), ``tuning`` (the
+:class:`Thresholds` of its calls), ``bot`` (the bot).
 
 >>> import random
 >>> from baloot.core.hand import Hand
@@ -25,6 +26,7 @@ True
 from baloot.bots.heuristic.bot import HeuristicBot
 from baloot.bots.heuristic.hints import HINT_KEYS, Hint, HintReason
 from baloot.bots.heuristic.play import LATER_CARD, LEAD_BONUS
+from baloot.bots.heuristic.tuning import Thresholds
 from baloot.bots.heuristic.values import defence_value, hokum_value, points, sun_value
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "HeuristicBot",
     "Hint",
     "HintReason",
+    "Thresholds",
     "defence_value",
     "hokum_value",
     "points",

@@ -4,18 +4,16 @@ each decision with the rule that made it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from baloot.bots.heuristic.hints import Decision, Param, Why
 from baloot.bots.heuristic.knowledge import seat_of
+from baloot.bots.heuristic.tuning import Thresholds
 from baloot.bots.heuristic.values import JACK, NINE, hokum_value, sun_value
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Card, Suit
 from baloot.core.vocabulary import Phase, QuestionKind
 from baloot.view.seat_view import SeatView
-
-if TYPE_CHECKING:
-    from baloot.bots.heuristic.bot import HeuristicBot
 
 
 def find(legal: Sequence[Action], verb: Verb) -> Action | None:
@@ -56,11 +54,11 @@ _HOKUM_STANDS: Final = frozenset(
 _NOT_COUNTED: Final = frozenset({"B1_kawesh", "B6_partner_call", "B6_sun_closed"})
 
 
-def bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Decision:
+def bid(t: Thresholds, view: SeatView, legal: Sequence[Action]) -> Decision:
     """Rules B1–B8, with B2 (the cards the values were counted on) after a reason that
     compares them."""
     five = list(view.cards)
-    action, why = _bid(bot, view, legal, five)
+    action, why = _bid(t, view, legal, five)
     if why[0][0] in _NOT_COUNTED:
         return action, why
     return action, (*why, _counted(five, view.exposed))
@@ -71,7 +69,7 @@ def _counted(five: list[Card], exposed: Card) -> Why:
     return ("B2_counted", {"cards": (*five, exposed)})
 
 
-def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action], five: list[Card]) -> Decision:
+def _bid(t: Thresholds, view: SeatView, legal: Sequence[Action], five: list[Card]) -> Decision:
     kawesh = find(legal, Verb.KAWESH)
     if kawesh is not None:
         return (kawesh, (("B1_kawesh", {"cards": tuple(five)}),))
@@ -81,7 +79,7 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action], five: list[
     hokum = find(legal, Verb.HOKUM)
     ashkal = find(legal, Verb.ASHKAL)
     sun_worth = sun_value(six)
-    sun_margin = sun_worth - bot.sun_bid
+    sun_margin = sun_worth - t.sun_bid
     question = view.question
     kind = question.kind if question is not None else QuestionKind.BID
     about = question.about if question is not None else None
@@ -92,8 +90,8 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action], five: list[
         hokum_worth, hokum_suit = _best_hokum(six, (exposed_suit,))
     else:
         hokum_worth, hokum_suit = _best_hokum(six, (s for s in Suit if s != exposed_suit))
-    hokum_margin = hokum_worth - bot.hokum_bid
-    sun_params = {"value": sun_worth, "need": bot.sun_bid}
+    hokum_margin = hokum_worth - t.hokum_bid
+    sun_params = {"value": sun_worth, "need": t.sun_bid}
 
     if kind in (QuestionKind.TAKE_OVER_SUN, QuestionKind.TAKE_OVER_ASHKAL):
         # B6: a take-over offer after a Sun or an Ashkal (``about`` is its caller).
@@ -112,36 +110,36 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action], five: list[
         if hokum_caller == me:
             wants = sun_margin >= 0 and sun_margin >= hokum_margin
             key = "B6_switch_to_sun" if wants else "B6_keep_hokum"
-            why = _reason(key, value=sun_worth, need=bot.sun_bid)
+            why = _reason(key, value=sun_worth, need=t.sun_bid)
         else:
             if hokum_caller == me.partner:
-                wants = sun_margin >= bot.partner_margin
-                need = bot.sun_bid + bot.partner_margin
+                wants = sun_margin >= t.partner_margin
+                need = t.sun_bid + t.partner_margin
                 key = "B6_sun_over_partner" if wants else "B6_leave_partner"
             else:
                 wants = sun_margin >= 0
-                need = bot.sun_bid
+                need = t.sun_bid
                 key = "B6_sun_over_hokum" if wants else "B6_no_sun_over_hokum"
             why = _reason(key, seat=hokum_caller, value=sun_worth, need=need)
         if wants:
-            if ashkal is not None and _prefers_ashkal(bot, view, five):
-                return (ashkal, (why, _ashkal_reason(bot, view, five)))
+            if ashkal is not None and _prefers_ashkal(t, view, five):
+                return (ashkal, (why, _ashkal_reason(t, view, five)))
             return (sun, (why,))
         return (pass_action(legal), (why,))
     # Nobody has called yet in this round.
     if sun is not None and sun_margin >= 0 and (hokum is None or sun_margin >= hokum_margin):
-        if ashkal is not None and _prefers_ashkal(bot, view, five):
-            return (ashkal, (_ashkal_reason(bot, view, five),))  # B4
+        if ashkal is not None and _prefers_ashkal(t, view, five):
+            return (ashkal, (_ashkal_reason(t, view, five),))  # B4
         return (sun, (_reason("B3_sun" if round1 else "B7_sun", **sun_params),))
     if hokum is not None and hokum_margin >= 0 and hokum_suit is not None:
         why = _reason(
             "B5_hokum" if round1 else "B7_hokum",
             suit=hokum_suit,
             value=hokum_worth,
-            need=bot.hokum_bid,
+            need=t.hokum_bid,
         )
         return (hokum, (why,))
-    sun_only = {"sun": sun_worth, "sun_need": bot.sun_bid}
+    sun_only = {"sun": sun_worth, "sun_need": t.sun_bid}
     if hokum is None:
         why = _reason("B8_pass_sun", **sun_only)
     elif hokum_suit is None:
@@ -152,29 +150,29 @@ def _bid(bot: HeuristicBot, view: SeatView, legal: Sequence[Action], five: list[
             **sun_only,
             suit=hokum_suit,
             hokum=hokum_worth,
-            hokum_need=bot.hokum_bid,
+            hokum_need=t.hokum_bid,
         )
     return (pass_action(legal), (why,))
 
 
-def _prefers_ashkal(bot: HeuristicBot, view: SeatView, five: list[Card]) -> bool:
+def _prefers_ashkal(t: Thresholds, view: SeatView, five: list[Card]) -> bool:
     """B4: Sun-worthy on its own, and the exposed card adds (almost) nothing here."""
     alone = sun_value(five)
-    return alone >= bot.sun_bid and sun_value([*five, view.exposed]) - alone < 1
+    return alone >= t.sun_bid and sun_value([*five, view.exposed]) - alone < 1
 
 
-def _ashkal_reason(bot: HeuristicBot, view: SeatView, five: list[Card]) -> Why:
+def _ashkal_reason(t: Thresholds, view: SeatView, five: list[Card]) -> Why:
     alone = sun_value(five)
     return _reason(
         "B4_ashkal",
         value=alone,
-        need=bot.sun_bid,
+        need=t.sun_bid,
         card=view.exposed,
         gain=sun_value([*five, view.exposed]) - alone,
     )
 
 
-def name_trump(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Decision:
+def name_trump(t: Thresholds, view: SeatView, legal: Sequence[Action]) -> Decision:
     """B7: name the best trump, or Sun if the hand is better for it."""
     five = list(view.cards)
     six = [*five, view.exposed]
@@ -186,15 +184,15 @@ def name_trump(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> De
     hokum = hokum_value(six, suit)
     if sun is not None:
         sun_worth = sun_value(six)
-        sun_margin = sun_worth - bot.sun_bid
-        if sun_margin >= 0 and sun_margin > hokum - bot.hokum_bid:
+        sun_margin = sun_worth - t.sun_bid
+        if sun_margin >= 0 and sun_margin > hokum - t.hokum_bid:
             why = _reason(
                 "B7_sun_not_trump",
                 value=sun_worth,
-                need=bot.sun_bid,
+                need=t.sun_bid,
                 suit=suit,
                 hokum=hokum,
-                hokum_need=bot.hokum_bid,
+                hokum_need=t.hokum_bid,
             )
             return (sun, (why, _counted(five, view.exposed)))
     return (best, (_reason("B7_name_trump", suit=suit, value=hokum), _counted(five, view.exposed)))

@@ -23,6 +23,7 @@ from baloot.bots.heuristic.bidding import bid, name_trump
 from baloot.bots.heuristic.doubling import double
 from baloot.bots.heuristic.hints import Decision, Hint, HintReason
 from baloot.bots.heuristic.play import play
+from baloot.bots.heuristic.tuning import Thresholds
 from baloot.core.actions import Action, Verb
 from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
@@ -40,7 +41,8 @@ class HeuristicBot:
           2, a Ten beside its Ace 1. Sun value (:func:`sun_value`): Ace 3, Ten beside its Ace
           2 (guarded 1), King beside Ace/Ten 1, long Ace suits 0.5 a card.
       B3. Sun on a normal turn when the Sun value is at least ``sun_bid`` (8) and at least as
-          far above it as the Hokum value is above ``hokum_bid`` (Sun is worth more).
+          far above it as the Hokum value is above ``hokum_bid`` (Sun is worth more). The
+          thresholds (``sun_bid``, ``hokum_bid``…) are the bot's :class:`Thresholds`.
       B4. Ashkal instead of that Sun when legal, when the first five alone are Sun-worthy and
           the exposed card would add less than 1 to them (a low card or an unguarded
           honour): it then goes to the partner, where it may sit with his honours, and this
@@ -115,25 +117,11 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    #: Hand value (see :func:`hokum_value`) from which a Hokum is bid.
-    hokum_bid: float = 7.0
-    #: Hand value (see :func:`sun_value`) from which a Sun is bid.
-    sun_bid: float = 8.0
-    #: Extra Sun value needed to turn the partner's Hokum into this seat's Sun.
-    partner_margin: float = 3.0
-    #: Defence value (see :func:`defence_value`) from which a Hokum is doubled.
-    double_hokum: float = 11.0
-    #: Sun value from which a Sun is doubled (with three Aces: a very strong hand).
-    double_sun: float = 12.0
-    #: Hokum value of the complete hand from which the declarer triples a Double.
-    triple_hokum: float = 15.0
-    #: Defence value from which the doubler answers a Triple with Four.
-    four_hokum: float = 17.0
-    #: Hokum value from which the declarer answers a Four with Gahwa.
-    gahwa_hokum: float = 18.0
-
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(
+        self, rng: random.Random | None = None, thresholds: Thresholds | None = None
+    ) -> None:
         self.rng = rng if rng is not None else random.Random()
+        self.thresholds = Thresholds() if thresholds is None else thresholds
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The action these rules pick among ``legal`` in ``view``: the action of
@@ -155,10 +143,10 @@ class HeuristicBot:
         if phase is Phase.PLAYING:
             return play(view, legal)
         if phase is Phase.DOUBLING:
-            return double(self, view, legal)
+            return double(self.thresholds, view, legal)
         if phase is Phase.TRUMP_NAMING:
-            return name_trump(self, view, legal)
-        return bid(self, view, legal)
+            return name_trump(self.thresholds, view, legal)
+        return bid(self.thresholds, view, legal)
 
 
 def forced(view: SeatView, action: Action) -> HintReason:

@@ -4,19 +4,16 @@ each decision with the rule that made it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from baloot.bots.heuristic.bidding import find, pass_action
 from baloot.bots.heuristic.hints import Decision, Param
+from baloot.bots.heuristic.tuning import Thresholds
 from baloot.bots.heuristic.values import JACK, NINE, aces, defence_value, hokum_value, sun_value
 from baloot.core.actions import Action, Verb
 from baloot.view.seat_view import SeatView
 
-if TYPE_CHECKING:
-    from baloot.bots.heuristic.bot import HeuristicBot
 
-
-def double(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Decision:
+def double(t: Thresholds, view: SeatView, legal: Sequence[Action]) -> Decision:
     """Rules D1–D3."""
     contract = view.contract
     cards = list(view.cards)
@@ -28,8 +25,8 @@ def double(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Decisi
         double = find(legal, Verb.DOUBLE)
         held = aces(cards, None)
         value = sun_value(cards)
-        params = {"aces": held, "value": value, "need": bot.double_sun}
-        if double is not None and held >= 3 and value >= bot.double_sun:
+        params = {"aces": held, "value": value, "need": t.double_sun}
+        if double is not None and held >= 3 and value >= t.double_sun:
             return (double, (("D2_double_sun", params),))
         return (pass_action(legal), (("D2_no_double_sun", params),))
     trumps = [c for c in cards if c.suit == trump]
@@ -42,40 +39,40 @@ def double(bot: HeuristicBot, view: SeatView, legal: Sequence[Action]) -> Decisi
             len(trumps) >= 3
             and ranks & {JACK, NINE}
             and side_aces >= 1
-            and defence >= bot.double_hokum
+            and defence >= t.double_hokum
         )
         if strong:
             params = {
                 "suit": trump,
                 "trumps": len(trumps),
                 "value": defence,
-                "need": bot.double_hokum,
+                "need": t.double_hokum,
             }
             return (locked(legal, Verb.DOUBLE, True), (("D1_double", params),))
         params = {
             "trumps": len(trumps),
             "aces": side_aces,
             "value": defence,
-            "need": bot.double_hokum,
+            "need": t.double_hokum,
         }
         return (pass_action(legal), (("D1_no_double", params),))
     if Verb.TRIPLE in verbs:
         value = hokum_value(cards, trump)
-        params = {"value": value, "need": bot.triple_hokum}
-        if {JACK, NINE} <= ranks and value >= bot.triple_hokum:
+        params = {"value": value, "need": t.triple_hokum}
+        if {JACK, NINE} <= ranks and value >= t.triple_hokum:
             action = find(legal, Verb.TRIPLE) or pass_action(legal)
             return (action, (("D3_triple", params),))
         return (pass_action(legal), (("D3_no_triple", params),))
     if Verb.FOUR in verbs:
         value = defence_value(cards, trump)
-        params = {"value": value, "need": bot.four_hokum}
-        if value >= bot.four_hokum:
+        params = {"value": value, "need": t.four_hokum}
+        if value >= t.four_hokum:
             return (locked(legal, Verb.FOUR, True), (("D3_four", params),))
         return (pass_action(legal), (("D3_no_four", params),))
     if Verb.GAHWA in verbs:
         value = hokum_value(cards, trump)
-        params = {"value": value, "need": bot.gahwa_hokum}
-        if value >= bot.gahwa_hokum:
+        params = {"value": value, "need": t.gahwa_hokum}
+        if value >= t.gahwa_hokum:
             action = find(legal, Verb.GAHWA) or pass_action(legal)
             return (action, (("D3_gahwa", params),))
         return (pass_action(legal), (("D3_no_gahwa", params),))
