@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import random
 
 from baloot.rules import PRESETS, Rules
+from baloot.seats import Seat
 
 RANDOM = "random"
 
@@ -38,3 +40,16 @@ def rules_from_arguments(args: argparse.Namespace) -> Rules | None:
     for assignment in args.rule:
         rules = rules.with_flag_text(assignment)
     return rules
+
+
+def first_dealer(seed: int) -> Seat:
+    """The first dealer of the match of ``seed`` when none is named.
+
+    ``baloot play --seed N`` deals its first hand with it, and ``baloot deal --seed N`` shows
+    that same hand: the dealer comes from its own ``random.Random(seed)``, apart from the
+    match's shuffles.
+
+    >>> [first_dealer(seed).name for seed in range(4)]
+    ['E', 'W', 'N', 'W']
+    """
+    return Seat(random.Random(seed).randrange(4))

@@ -19,7 +19,7 @@ from baloot.seats import Seat
 
 from .game import TERMINAL_DELAY, Game, Options
 from .i18n import LANGUAGES
-from .options import add_rules_arguments, rules_from_arguments
+from .options import add_rules_arguments, first_dealer, rules_from_arguments
 
 USAGE_ERROR = 2
 DEFAULT_BOT = "heuristic"
@@ -115,7 +115,7 @@ def parse_options(args: argparse.Namespace) -> Options:
     name = str(args.name).strip()
     if not name:
         raise PlayUsageError("--name must not be empty")
-    dealer = Seat[args.dealer] if args.dealer else Seat(random.Random(seed).randrange(4))
+    dealer = Seat[args.dealer] if args.dealer else first_dealer(seed)
     return Options(
         human=human,
         bots=bots,
