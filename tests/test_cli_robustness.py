@@ -613,6 +613,7 @@ def running_arena(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Pat
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        start_new_session=True,  # its own process group, as in a terminal
     )
     try:
         assert wait_for(lambda: len(records(out)) >= 4, 60), "no records"
@@ -633,13 +634,23 @@ def check_complete_records(out: Path) -> None:
         replay(loads(path.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("sig", "status", "to_group"),
+    [(signal.SIGINT, 130, False), (signal.SIGINT, 130, True), (signal.SIGTERM, 143, False)],
+    ids=["SIGINT", "Ctrl-C to the process group", "SIGTERM"],
+)
 def test_arena_stops_at_once_on_a_signal_without_orphans(
-    running_arena: tuple[subprocess.Popen[bytes], Path, list[int]], sig: int, status: int
+    running_arena: tuple[subprocess.Popen[bytes], Path, list[int]],
+    sig: int,
+    status: int,
+    to_group: bool,
 ) -> None:
     process, out, workers = running_arena
     start = time.monotonic()
-    process.send_signal(sig)
+    if to_group:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
     _, err = process.communicate(timeout=30)
     assert time.monotonic() - start < 10
     assert process.returncode == status, err

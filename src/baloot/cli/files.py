@@ -60,13 +60,11 @@ def printable(text: str) -> str:
 
 
 def shown_path(path: str) -> str:
-    """A file name as it can be printed: bytes that are not UTF-8 as ``\\xNN``, ``-`` as words.
+    """A file name as it can be printed: bytes that are not UTF-8 as ``\\xNN``, controls escaped.
 
-    >>> shown_path(os.fsdecode(b"caf\\xe9.baloot")), shown_path("-")
-    ('caf\\\\xe9.baloot', 'standard input')
+    >>> shown_path(os.fsdecode(b"caf\\xe9.baloot"))
+    'caf\\\\xe9.baloot'
     """
-    if path == "-":
-        return "standard input"
     try:
         raw = os.fsencode(path)
     except UnicodeEncodeError:
@@ -84,7 +82,7 @@ def read_record_text(path: str, limit: int = RECORD_LIMIT) -> str:
     ``limit + 1``, so ``/dev/zero`` ends too); a leading UTF-8 byte order mark is dropped.
     Every failure is a :class:`RecordError` with a one-line message.
     """
-    shown = shown_path(path)
+    shown = "standard input" if path == "-" else shown_path(path)
     try:
         if path == "-":
             data = _read_stdin(limit + 1)
