@@ -8,6 +8,7 @@ them, so that each behaviour is checked on its own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -615,17 +616,21 @@ def running_arena(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Pat
         env=ENV,
         start_new_session=True,  # its own process group, as in a terminal
     )
+    workers: list[int] = []
     try:
         assert wait_for(lambda: len(records(out)) >= 4, 60), "no records"
-        workers = children(process.pid)
+        workers.extend(children(process.pid))
         assert len(workers) == 2, workers
         yield process, out, workers
     finally:
+        workers.extend(children(process.pid))
         if process.poll() is None:
             process.kill()
+        for pid in workers:  # a worker left behind would run on (and hold the pipes open)
+            with contextlib.suppress(OSError):
+                if alive(pid) and b"baloot" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
         process.communicate(timeout=60)
-        for pid in children(process.pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def check_complete_records(out: Path) -> None:
