@@ -233,10 +233,10 @@ def cards_of(line: str) -> list[Card]:
 
 
 def test_deal_is_reproducible_and_shows_32_distinct_cards() -> None:
-    first = baloot("deal", "--seed", "7")
-    second = baloot("deal", "--seed", "7")
+    first = baloot("deal", "--seed", "7", "--dealer", "E")
+    second = baloot("deal", "--seed", "7", "--dealer", "E")
     assert first.returncode == 0 and first.stdout == second.stdout
-    assert baloot("deal", "--seed", "8").stdout != first.stdout
+    assert baloot("deal", "--seed", "8", "--dealer", "E").stdout != first.stdout
     lines = first.stdout.splitlines()
     deck = cards_of(next(line for line in lines if line.startswith("deck:")))
     assert len(deck) == len(set(deck)) == 32
@@ -257,7 +257,7 @@ def test_deal_is_reproducible_and_shows_32_distinct_cards() -> None:
 
 @pytest.mark.parametrize("taker", ["S", "W"])
 def test_deal_with_a_taker(taker: str) -> None:
-    result = baloot("deal", "--seed", "7", "--taker", taker)
+    result = baloot("deal", "--seed", "7", "--dealer", "E", "--taker", taker)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     deck = cards_of(next(line for line in lines if line.startswith("deck:")))

@@ -7,17 +7,29 @@ randomness). A *pair* is those two games: two matches (``hands=False``) or two h
 >>> summary = run_arena(ArenaConfig("random", "random", pairs=2, seed=1))
 >>> summary.games, summary.a_match_wins + summary.b_match_wins
 (4, 4)
+
+The pairs are drawn and handed out lazily, so a run of any length needs little memory. With
+``jobs`` > 1 the workers are bound to the process that started them: they ignore Ctrl-C (the
+parent decides), stop cleanly on SIGTERM, and end by themselves when the parent dies.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import multiprocessing
+import os
 import random
+import signal
+import sys
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from baloot.bots import make_bot, play_hand, play_match
 from baloot.core.actions import Action
@@ -31,6 +43,10 @@ from baloot.table.players import Bot
 from baloot.view.seat_view import SeatView
 
 Z95 = 1.959964
+IN_FLIGHT_PER_JOB = 4
+"""Pairs handed to the workers ahead of the results, per job."""
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker checks that the process that started it is still there."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,8 @@ class ArenaConfig:
     """What to play: bot names, how many pairs, of matches or single hands, under which rules.
 
     ``rules`` None draws random variant flags for every pair (from the pair's seed).
+    ``out`` is a folder for the records of the games, written by ``write`` (by default
+    :func:`write_text`; the command line passes an atomic writer).
     """
 
     bot_a: str
@@ -47,6 +65,7 @@ class ArenaConfig:
     hands: bool = False
     rules: Rules | None = CLASSIC
     out: str | None = None
+    write: Callable[[Path, str], None] | None = field(default=None, compare=False)
 
 
 @dataclass
@@ -80,10 +99,25 @@ class PairResult:
     sides: tuple[SideStats, SideStats] = field(default_factory=lambda: (SideStats(), SideStats()))
 
 
+def iter_pair_seeds(seed: int) -> Iterator[int]:
+    """The seeds of the pairs, drawn one by one from ``seed``, without end.
+
+    >>> list(itertools.islice(iter_pair_seeds(3), 4)) == pair_seeds(3, 4)
+    True
+    """
+    rng = random.Random(seed)
+    while True:
+        yield rng.randrange(1 << 62)
+
+
 def pair_seeds(seed: int, count: int) -> list[int]:
     """The seeds of ``count`` pairs, drawn from ``seed``."""
-    rng = random.Random(seed)
-    return [rng.randrange(1 << 62) for _ in range(count)]
+    return list(itertools.islice(iter_pair_seeds(seed), count))
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a record file plainly (UTF-8)."""
+    path.write_text(text, encoding="utf-8")
 
 
 def _count_hand(result: HandResult, a_team: Team, pair: PairResult) -> None:
@@ -164,24 +198,133 @@ def _write_record(
     )
     out = Path(config.out or ".")
     kind = "hand" if config.hands else "match"
-    (out / f"{kind}-{index:05d}-{game}.baloot").write_text(dumps(record), encoding="utf-8")
+    write = config.write or write_text
+    write(out / f"{kind}-{index:05d}-{game}.baloot", dumps(record))
 
 
-def _play_indexed(task: tuple[ArenaConfig, int, int]) -> PairResult:
-    return play_pair(*task)
+_Task = tuple[ArenaConfig, int, int]
 
 
-def iter_pairs(config: ArenaConfig, jobs: int = 1) -> Iterator[PairResult]:
-    """Play every pair of ``config`` on ``jobs`` processes, yielding results as they finish."""
+def _tasks(config: ArenaConfig) -> Iterator[_Task]:
+    """The pairs to play, drawn as they are needed."""
+    seeds = iter_pair_seeds(config.seed)
+    for index in range(1, config.pairs + 1):
+        yield config, index, next(seeds)
+
+
+def iter_pairs(config: ArenaConfig, jobs: int = 1) -> Generator[PairResult, None, None]:
+    """Play every pair of ``config`` on ``jobs`` processes, yielding results in order.
+
+    With ``jobs`` > 1, at most ``IN_FLIGHT_PER_JOB * jobs`` pairs are handed out ahead; when
+    the iteration ends early (an error, Ctrl-C, or the caller stops), the workers are stopped.
+    """
     if config.out is not None:
         Path(config.out).mkdir(parents=True, exist_ok=True)
-    tasks = [(config, i, s) for i, s in enumerate(pair_seeds(config.seed, config.pairs), 1)]
     if jobs <= 1:
-        for task in tasks:
-            yield _play_indexed(task)
+        for task in _tasks(config):
+            yield play_pair(*task)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_play_indexed, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+    yield from _parallel(config, jobs)
+
+
+def _parallel(config: ArenaConfig, jobs: int) -> Generator[PairResult, None, None]:
+    tasks = _tasks(config)
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    try:
+        pending: deque[Future[PairResult]] = deque(
+            pool.submit(_play_task, task)
+            for task in itertools.islice(tasks, IN_FLIGHT_PER_JOB * jobs)
+        )
+        while pending:
+            result = pending.popleft().result()
+            for task in itertools.islice(tasks, 1):
+                pending.append(pool.submit(_play_task, task))
+            yield result
+    except BaseException:
+        _stop_workers(pool, before)
+        raise
+    pool.shutdown()
+
+
+def _stop_workers(
+    pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]
+) -> None:
+    """Drop the pairs not started and end the workers now (they clean up on SIGTERM)."""
+    workers = [p for p in multiprocessing.active_children() if p not in before]
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + 5
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1)
+
+
+class _Stopped(SystemExit):
+    """Raised in a worker by SIGTERM: unwinds (a record being written is removed) and exits."""
+
+
+def _start_worker(parent_pid: int) -> None:
+    """Set up a worker process: bound to its parent, deaf to Ctrl-C, stopped by SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    parent = os.getppid()
+    _die_with_parent()
+    if parent != parent_pid and not _exists(parent_pid):  # the parent died before this
+        os._exit(1)
+    watcher = threading.Thread(
+        target=_watch_parent, args=(parent, parent_pid), name="parent-watch", daemon=True
+    )
+    watcher.start()
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+    raise _Stopped(128 + signum)
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel send SIGTERM to this process when its parent ends."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return  # the watcher thread still ends the worker
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _watch_parent(parent: int, parent_pid: int) -> None:
+    """End this worker once its parent (or the run's main process) has gone."""
+    while os.getppid() == parent and _exists(parent_pid):
+        time.sleep(PARENT_CHECK_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)  # lets the main thread clean up …
+    time.sleep(5)
+    os._exit(1)  # … unless it is stuck
+
+
+def _play_task(task: _Task) -> PairResult:
+    """One pair, in a worker; SIGTERM ends the worker here, after its cleanup."""
+    try:
+        return play_pair(*task)
+    except _Stopped as stop:
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
 
 
 @dataclass
@@ -313,10 +456,14 @@ def run_arena(
     """Play every pair and sum them up; ``progress`` is called after each pair."""
     summary = ArenaSummary(config)
     start = time.perf_counter()
-    for pair in iter_pairs(config, jobs):
-        summary.add(pair)
-        summary.seconds = time.perf_counter() - start
-        if progress is not None:
-            progress(summary)
+    pairs = iter_pairs(config, jobs)
+    try:
+        for pair in pairs:
+            summary.add(pair)
+            summary.seconds = time.perf_counter() - start
+            if progress is not None:
+                progress(summary)
+    finally:
+        pairs.close()  # at once, not when the traceback goes: it stops the workers
     summary.seconds = time.perf_counter() - start
     return summary

@@ -1,10 +1,20 @@
-"""``baloot arena``: two bots in duplicate games, with a progress bar and a verdict."""
+"""``baloot arena``: two bots in duplicate games, with a progress bar and a verdict.
+
+Ctrl-C (SIGINT) and SIGTERM stop a run at once: the workers are ended, no record is left half
+written, one line goes to stderr and the exit status is 130 or 143.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -14,6 +24,7 @@ from baloot.bots import available_bots
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.table.players import BotError
 
+from .files import Output, check_writable_dir, silence_stdout, write_atomic
 from .options import add_rules_arguments, rules_from_arguments
 
 
@@ -29,12 +40,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the whole schedule")
     parser.add_argument("--jobs", type=int, default=1, metavar="K", help="processes (cores)")
     parser.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
-    parser.add_argument("--out", metavar="DIR", help="write every game as a baloot/1 record")
+    parser.add_argument(
+        "--out", metavar="DIR", help="write every game as a baloot/1 record (atomically)"
+    )
     add_rules_arguments(parser, random_per="pair")
 
 
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM during a run; ``status`` is the exit status (128 + the signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.status = 128 + signum
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    for other in (signal.SIGINT, signal.SIGTERM):  # the first signal decides; later ones wait
+        signal.signal(other, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`Interrupted` (in the main thread) while inside."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, _on_signal)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the schedule and print the verdict."""
+    """Play the schedule and print the verdict; 130 or 143 when interrupted by a signal."""
+    try:
+        with _interruptible():
+            return _run(args)
+    except (Interrupted, KeyboardInterrupt) as stop:
+        status = stop.status if isinstance(stop, Interrupted) else 130
+        print("baloot: interrupted", file=sys.stderr)
+        return status
+
+
+def _run(args: argparse.Namespace) -> int:
     bots = available_bots()
     for name in (args.bot_a, args.bot_b):
         if name not in bots:
@@ -50,8 +103,17 @@ def run(args: argparse.Namespace) -> int:
         print("baloot: --matches, --hands and --jobs must be at least 1", file=sys.stderr)
         return 2
     rules = rules_from_arguments(args)
+    if args.out is not None:
+        check_writable_dir(Path(args.out))  # before any game is played
     config = ArenaConfig(
-        args.bot_a, args.bot_b, count, args.seed, args.hands is not None, rules, args.out
+        args.bot_a,
+        args.bot_b,
+        count,
+        args.seed,
+        args.hands is not None,
+        rules,
+        args.out,
+        write=write_atomic,
     )
     err = Console(stderr=True)
     try:
@@ -71,10 +133,17 @@ def run(args: argparse.Namespace) -> int:
     except BotError as error:
         print(f"baloot: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a record that could not be written
+        where = f" {error.filename}" if error.filename else ""
+        print(f"baloot: cannot write{where}: {error.strerror or error}", file=sys.stderr)
+        return 2
     if args.json:
-        print(json.dumps(summary.to_json()))
+        Output().line(json.dumps(summary.to_json()))
     else:
-        Console().print(render(summary, args.jobs))
+        try:
+            Console().print(render(summary, args.jobs))
+        except BrokenPipeError:
+            silence_stdout()
     return 0
 
 

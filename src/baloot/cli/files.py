@@ -1,64 +1,257 @@
-"""Files written safely: a temporary file in the same folder, flushed, renamed over the target.
+"""The command line's files: reading a record within a size limit, writing one atomically,
+checking an output folder, and showing text that came from a file safely on a terminal.
 
->>> import tempfile, pathlib
->>> folder = pathlib.Path(tempfile.mkdtemp())
->>> write_atomic(folder / "a.txt", "one")
->>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
-('one', ['a.txt'])
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "game.baloot", 'format = "baloot/1"\\n')
+>>> (folder / "game.baloot").read_text(encoding="utf-8")
+'format = "baloot/1"\\n'
+>>> sorted(p.name for p in folder.iterdir())  # no temporary file is left behind
+['game.baloot']
+>>> printable("S play \\x1b[31mAs")
+'S play \\\\x1b[31mAs'
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import sys
-import tempfile
 from pathlib import Path
+from typing import Final
 
-from baloot.core.errors import RecordError
+from baloot.core.errors import BalootError, RecordError
+
+RECORD_LIMIT: Final = 16 * 1024 * 1024
+"""The largest record file (or standard input) that ``replay`` and ``validate`` read: 16 MiB."""
+
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+class FolderError(BalootError):
+    """An output folder that cannot be used: a file is in the way, or it cannot be written."""
+
+
+# ---------------------------------------------------------------------- showing text
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x20 or code == 0x7F or 0x80 <= code <= 0x9F:
+        return f"\\x{code:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return char
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (C0, DEL, C1) and lone surrogates escaped.
+
+    What a record holds reaches the terminal only through this, so a record cannot send
+    escape sequences to the terminal, and a string that cannot be encoded cannot stop a print.
+
+    >>> printable("N pass\\x07\\x9b\\ud800 ok é")
+    'N pass\\\\x07\\\\x9b\\\\ud800 ok é'
+    """
+    if text.isprintable():  # the common case, and it has none of them
+        return text
+    return "".join(map(_escape, text))
+
+
+def shown_path(path: str) -> str:
+    """A file name as it can be printed: bytes that are not UTF-8 as ``\\xNN``, controls escaped.
+
+    >>> shown_path(os.fsdecode(b"caf\\xe9.baloot"))
+    'caf\\\\xe9.baloot'
+    """
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:
+        return printable(path)
+    return printable(raw.decode("utf-8", "backslashreplace"))
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def read_record_text(path: str, limit: int = RECORD_LIMIT) -> str:
+    """The text of the record file ``path`` (``-``: standard input), read as UTF-8 bytes.
+
+    At most ``limit`` bytes are accepted (a larger input is refused after reading
+    ``limit + 1``, so ``/dev/zero`` ends too); a leading UTF-8 byte order mark is dropped.
+    Every failure is a :class:`RecordError` with a one-line message.
+    """
+    shown = "standard input" if path == "-" else shown_path(path)
+    try:
+        if path == "-":
+            data = _read_stdin(limit + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(limit + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RecordError(f"cannot read {shown}: {reason}") from None
+    if len(data) > limit:
+        raise RecordError(f"{shown} is larger than {_size(limit)}, the limit for a record")
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{shown} is not UTF-8 text (byte {error.start + 1})") from None
+
+
+def _read_stdin(count: int) -> bytes:
+    stream = sys.stdin
+    if stream is None:
+        raise RecordError("cannot read standard input: it is closed")
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        data: bytes = buffer.read(count)
+        return data
+    return str(stream.read(count)).encode("utf-8", "surrogateescape")
+
+
+def _size(limit: int) -> str:
+    """``16 MiB`` for 16 * 1024 * 1024; bytes when not a whole number of MiB."""
+    mib = 1024 * 1024
+    return f"{limit // mib} MiB" if limit % mib == 0 else f"{limit} bytes"
+
+
+# ---------------------------------------------------------------------- writing
+
+
+def check_writable_dir(path: Path) -> None:
+    """Make sure that files can be written into the folder ``path``, creating it if needed.
+
+    Raises :class:`FolderError` (one line) when ``path`` is a file, cannot be created, or
+    cannot be written; it is checked by writing and removing a probe file, so it holds for
+    root too.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_writable_dir(folder / "records")
+    >>> (folder / "records").is_dir()
+    True
+    >>> (folder / "note").write_text("x", encoding="utf-8")
+    1
+    >>> check_writable_dir(folder / "note" / "sub")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baloot.cli.files.FolderError: cannot create the folder .../note/sub: Not a directory
+    """
+    shown = shown_path(os.fspath(path))
+    if path.exists() and not path.is_dir():
+        raise FolderError(f"cannot write into {shown}: it is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise FolderError(f"cannot create the folder {shown}: {_reason(error)}") from None
+    try:
+        fd, probe = _create_temporary(path / ".baloot-probe")
+    except OSError as error:
+        raise FolderError(f"cannot write into {shown}: {_reason(error)}") from None
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError as error:
+        raise FolderError(f"cannot write into {shown}: {_reason(error)}") from None
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` so that it holds either the old content or all of
-    the new, never part of it: write a temporary file beside it, fsync, rename over it."""
-    folder = path.parent
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    """Write ``text`` (UTF-8) to ``path`` so that ``path`` is either as it was or complete.
+
+    The text goes to a temporary file in the same folder, which is flushed, synced to disk and
+    renamed over ``path`` (:func:`os.replace`); the folder is then synced where the system
+    allows it. On any failure, an interruption included, the temporary file is removed and
+    the error (an :class:`OSError` for the file system) is raised as it came.
+    """
+    data = text.encode("utf-8")
+    fd, temporary = _create_temporary(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    with contextlib.suppress(OSError):
-        directory = os.open(folder, os.O_RDONLY)
+    _sync_folder(path.parent)
+
+
+def _create_temporary(path: Path) -> tuple[int, str]:
+    """A new file beside ``path``, hidden and named after it, opened for writing."""
+    for _ in range(100):
+        name = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(4)}.tmp")
         try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
-#: The largest record file or standard input that is read, in bytes.
-RECORD_LIMIT = 16 * 1024 * 1024
-
-
-def read_record_text(path: str, limit: int = RECORD_LIMIT) -> str:
-    """The text of a record file (``-``: standard input), at most ``limit`` bytes, UTF-8 with
-    an optional BOM; a :class:`RecordError` in one line otherwise."""
+def _sync_folder(folder: Path) -> None:
+    """Sync a folder's entries (the rename) to disk, where the system allows it."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as stream:
-                data = stream.read(limit + 1)
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    if len(data) > limit:
-        raise RecordError(f"{path} is larger than {limit // (1024 * 1024)} MiB")
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
     try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+# ---------------------------------------------------------------------- standard output
+
+
+def silence_stdout() -> None:
+    """Send what is still to be written to standard output to the null device.
+
+    For a closed pipe (``baloot validate *.baloot | head -1``), as the Python documentation
+    recommends: the command goes on or ends quietly, without a second error at exit.
+    """
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        # kept open for the rest of the run, like the standard output it replaces
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+class Output:
+    """Standard output, line by line, that survives a closed pipe.
+
+    After the reader has gone, :attr:`closed` is true and lines are dropped quietly, so a
+    command can stop early (``random``) or go on to its true exit status (``validate``).
+    """
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def line(self, text: str) -> None:
+        """Write ``text`` and a newline, and flush; nothing once the reader has gone."""
+        if self.closed or sys.stdout is None:
+            return
+        try:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self.closed = True
+            silence_stdout()

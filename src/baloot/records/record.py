@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime
 import json as jsonlib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, Final
 
@@ -32,10 +32,12 @@ from baloot.core.cards import Card
 from baloot.core.errors import NotationError, RecordError, RulesError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
-from baloot.core.rules import CLASSIC, PRESETS, Rules
+from baloot.core.rules import CHOICES, CLASSIC, FLAG_NAMES, PRESETS, Rules
 from baloot.core.seats import Seat
 
 FORMAT: Final = "baloot/1"
+SHOWN_LENGTH: Final = 60
+"""The most characters of a value that an error message echoes (then an ellipsis)."""
 METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
 _HAND_KEYS: Final = ("dealer", "deck", "actions")
 
@@ -145,22 +147,32 @@ def _hand_dict(hand: HandRecord) -> dict[str, Any]:
 
 
 def loads(text: str | bytes) -> Record:
-    """Read a record from TOML, or from JSON if its first non-blank character is ``{``."""
+    """Read a record from TOML, or from JSON if its first non-blank character is ``{``.
+
+    A leading byte order mark is ignored; a JSON object must not repeat a key (TOML
+    refuses that too).
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as error:
             raise RecordError(f"not UTF-8 text: {error}") from None
+    text = text.removeprefix("\ufeff")
     is_json = text.lstrip().startswith("{")
     try:
-        data = jsonlib.loads(text) if is_json else tomllib.loads(text)
+        data = _json_loads(text) if is_json else tomllib.loads(text)
+    except RecordError:
+        raise
     except ValueError as error:  # decode errors, and numbers too long to convert
         raise RecordError(f"not valid {'JSON' if is_json else 'TOML'}: {error}") from None
     except RecursionError:
         raise RecordError("not a record: nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a table of keys")
-    return from_dict(data)
+    try:
+        return from_dict(data)
+    except RecursionError:
+        raise RecordError("not a record: nested too deeply") from None
 
 
 def loads_all(text: str) -> list[Record]:
@@ -172,14 +184,91 @@ def loads_all(text: str) -> list[Record]:
     >>> len(loads_all(line + "\\n" + line + "\\n"))
     2
     """
+    text = text.removeprefix("\ufeff")
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
         try:
-            jsonlib.loads(lines[0])
-        except ValueError:
+            _json_loads(lines[0])
+        except RecordError:
+            pass  # a bulk file whose first record is refused: said below, with its line
+        except (ValueError, RecursionError):
             return [loads(text)]
-        return [loads(line) for line in lines]
+        records = []
+        for number, line in enumerate(lines, 1):
+            try:
+                records.append(loads(line))
+            except RecordError as error:
+                raise RecordError(f"line {number}: {error}") from None
+        return records
     return [loads(text)]
+
+
+def _json_loads(text: str) -> Any:
+    """JSON that refuses a repeated key in an object, as TOML does."""
+    return jsonlib.loads(text, object_pairs_hook=_json_object)
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise RecordError(f"duplicate key {shown(key)} in a JSON object")
+        data[key] = value
+    return data
+
+
+def shown(value: Any, limit: int = SHOWN_LENGTH) -> str:
+    """A value as a record writes it (JSON or TOML style), cut to ``limit`` characters.
+
+    >>> shown(None), shown("x"), shown(True), shown(datetime.date(2024, 1, 1)), shown([1, "a"])
+    ('null', '"x"', 'true', '2024-01-01', '[1, "a"]')
+    >>> shown("a" * 100)
+    '"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…'
+    >>> len(shown(16 ** 4000))
+    60
+    """
+    text = _show(value, limit + 1)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _show(value: Any, budget: int) -> str:
+    """``value`` written out, stopping soon after ``budget`` characters (so never deep)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return jsonlib.dumps(value[:budget], ensure_ascii=False)
+    if isinstance(value, int):
+        if value.bit_length() > 4 * budget:  # too long to write out (or to convert at all)
+            return ("-" if value < 0 else "") + hex(abs(value))[: budget + 2]
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if value == value else "nan"
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if budget <= 0:
+        return "…"
+    if isinstance(value, dict):
+        inner = budget - 1  # each level takes from the budget, so the depth is bounded too
+        pairs = (f"{_show(str(k), inner)}: {_show(v, inner)}" for k, v in value.items())
+        return "{" + _joined(pairs, budget) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + _joined((_show(item, budget - 1) for item in value), budget) + "]"
+    return type(value).__name__
+
+
+def _joined(parts: Iterator[str], budget: int) -> str:
+    """The parts joined by commas, up to about ``budget`` characters (the rest is "…")."""
+    out: list[str] = []
+    used = 2
+    for part in parts:
+        if used > budget:
+            out.append("…")
+            break
+        out.append(part)
+        used += len(part) + 2
+    return ", ".join(out)
 
 
 def load(fp: IO[str] | IO[bytes]) -> Record:
@@ -192,13 +281,13 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     if data.get("format") != FORMAT:
         if "format" not in data:
             raise RecordError('missing key "format"')
-        raise RecordError(f'unknown format {data["format"]!r} (expected "{FORMAT}")')
+        raise RecordError(f'unknown format {shown(data["format"])} (expected "{FORMAT}")')
     for key in data:
         if key in ("format", "rules", "score_before", "hands", *_HAND_KEYS):
             continue
         if key in METADATA_KEYS or key.startswith("x_"):
             continue
-        raise RecordError(f"unknown key {key!r}")
+        raise RecordError(f"unknown key {shown(key)}")
     rules, preset = _read_rules(data.get("rules", "classic"))
     score_before = None
     if "score_before" in data:
@@ -209,7 +298,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     if "hands" in data:
         extra = [k for k in _HAND_KEYS if k in data]
         if extra:
-            raise RecordError(f"a match record keeps {extra[0]!r} inside its [[hands]]")
+            raise RecordError(f'a match record keeps "{extra[0]}" inside its [[hands]]')
         tables = data["hands"]
         if not isinstance(tables, list) or not tables:
             raise RecordError('"hands" must be a non-empty list of tables')
@@ -219,7 +308,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
                 raise RecordError(f"hand {number} is not a table")
             for key in table:
                 if key not in _HAND_KEYS:
-                    raise RecordError(f"hand {number}: unknown key {key!r}")
+                    raise RecordError(f"hand {number}: unknown key {shown(key)}")
             hands.append(_read_hand(table, f"hand {number}: "))
         is_match = True
     else:
@@ -231,7 +320,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
 def _check_writable(key: str, value: Any) -> None:
     """Metadata must survive a round trip through TOML, which has no null."""
     if value is None:
-        raise RecordError(f"{key!r} is null, which a record cannot hold")
+        raise RecordError(f"{shown(key)} is null, which a record cannot hold")
     if isinstance(value, list):
         for item in value:
             _check_writable(key, item)
@@ -241,15 +330,36 @@ def _check_writable(key: str, value: Any) -> None:
 
 
 def _read_rules(value: Any) -> tuple[Rules, str]:
+    if isinstance(value, str):
+        return _preset(value), value
+    if not isinstance(value, dict):
+        raise RecordError(f'"rules" must be a preset name or a table, not {shown(value)}')
+    name = value.get("preset", "classic")
+    if not isinstance(name, str):
+        raise RecordError(f"rules preset must be a name, not {shown(name)}")
+    _preset(name)
+    for flag, setting in value.items():
+        if flag == "preset":
+            continue
+        if flag not in FLAG_NAMES:
+            raise RecordError(f"unknown rule flag {shown(flag)}")
+        choices = CHOICES.get(flag)
+        if choices is None and not isinstance(setting, bool):
+            raise RecordError(f"rule flag {flag} takes true or false, not {shown(setting)}")
+        if choices is not None and (not isinstance(setting, str) or setting not in choices):
+            raise RecordError(
+                f"rule flag {flag} takes one of {', '.join(choices)}, not {shown(setting)}"
+            )
     try:
-        if isinstance(value, str):
-            return Rules.preset(value), value
-        if isinstance(value, dict):
-            preset = value.get("preset", "classic")
-            return Rules.from_mapping(value), preset if isinstance(preset, str) else "classic"
+        return Rules.from_mapping(value), name
     except RulesError as error:
         raise RecordError(str(error)) from None
-    raise RecordError(f'"rules" must be a preset name or a table, not {value!r}')
+
+
+def _preset(name: str) -> Rules:
+    if name not in PRESETS:
+        raise RecordError(f"unknown rules preset {shown(name)} (known: {', '.join(PRESETS)})")
+    return PRESETS[name]
 
 
 def _read_score(value: Any) -> tuple[int, int]:
@@ -259,7 +369,7 @@ def _read_score(value: Any) -> tuple[int, int]:
         and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
     ):
         return (value[0], value[1])
-    raise RecordError(f'"score_before" must be two whole numbers [NS, EW], not {value!r}')
+    raise RecordError(f'"score_before" must be two whole numbers [NS, EW], not {shown(value)}')
 
 
 def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:
@@ -269,10 +379,10 @@ def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:
     dealer = table["dealer"]
     try:
         if not isinstance(dealer, str):
-            raise NotationError(f"unknown seat {dealer!r}")
+            raise NotationError(dealer)
         seat = Seat.parse(dealer)
-    except NotationError as error:
-        raise RecordError(f"{where}dealer: {error}") from None
+    except NotationError:
+        raise RecordError(f"{where}dealer: unknown seat {shown(dealer)}") from None
     deck = _read_deck(table["deck"], where)
     actions = table["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -287,10 +397,12 @@ def _read_deck(value: Any, where: str) -> tuple[Card, ...]:
         words = list(value)
     else:
         raise RecordError(f'{where}"deck" must be a string or a list of cards')
-    try:
-        cards = tuple(Card.parse(w) for w in words)
-    except NotationError as error:
-        raise RecordError(f"{where}deck: {error}") from None
+    cards: list[Card] = []
+    for word in words:
+        try:
+            cards.append(Card.parse(word))
+        except NotationError:
+            raise RecordError(f"{where}deck: unknown card {shown(word)}") from None
     if len(cards) != 32:
         raise RecordError(f"{where}deck: a deck is 32 cards, not {len(cards)}")
     seen: set[Card] = set()
@@ -298,7 +410,7 @@ def _read_deck(value: Any, where: str) -> tuple[Card, ...]:
         if card in seen:
             raise RecordError(f"{where}deck: card {card.text} is repeated")
         seen.add(card)
-    return cards
+    return tuple(cards)
 
 
 # ---------------------------------------------------------------------- writing

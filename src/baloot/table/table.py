@@ -333,9 +333,13 @@ class Table:
 
 
 def first_dealer(seed: int) -> Seat:
-    """The first dealer of a match played from ``seed``: drawn from ``random.Random(seed)``.
+    """The first dealer of the match of ``seed`` when none is named.
 
-    >>> first_dealer(7)
-    <Seat.S: 2>
+    ``baloot play --seed N`` deals its first hand with it, and ``baloot deal --seed N`` shows
+    that same hand: the dealer comes from its own ``random.Random(seed)``, apart from the
+    match's shuffles.
+
+    >>> [first_dealer(seed).name for seed in range(4)]
+    ['E', 'W', 'N', 'W']
     """
     return Seat(random.Random(seed).randrange(4))
