@@ -728,8 +728,8 @@ def test_deal_prints_the_first_hand_of_play_for_the_same_seed(seed: int) -> None
 
 def test_play_chooses_its_first_dealer_with_first_dealer() -> None:
     from baloot.cli import _parser
-    from baloot.table import first_dealer
     from baloot.cli.play import parse_options
+    from baloot.table import first_dealer
 
     for seed in range(20):
         args = _parser().parse_args(["play", "--seed", str(seed)])

@@ -107,9 +107,8 @@ class Hand(Bidding, Play):
             raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
         seat = Seat.coerce(dealer, "dealer")
         checked, before = _checked_rules(rules), _checked_score(score_before)
-        deck = shuffled_deck(rng if rng is not None else random.Random())
         hand = cls.__new__(cls)
-        hand._setup(tuple(c.index for c in deck), seat, checked, before)
+        hand._setup(_shuffled(rng if rng is not None else random.Random()), seat, checked, before)
         return hand
 
     @classmethod
@@ -427,10 +426,8 @@ class Hand(Bidding, Play):
         :class:`IllegalActionError` for an action the rules forbid now, as :meth:`check`
         does; either way nothing is applied.
         """
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        elif not isinstance(action, Action):
-            raise TypeError(f"an action is an Action or its text, not {type(action).__name__}")
+        if action.__class__ is not Action:  # one identity test on the hot path
+            action = self._as_action(action)
         phase = self._phase
         s = action.seat
         card = action.card
@@ -631,9 +628,14 @@ def shuffled_deck(rng: random.Random) -> tuple[Card, ...]:
     >>> shuffled_deck(random.Random(1)) == Hand.new(rng=random.Random(1)).deck
     True
     """
+    return tuple(CARDS[i] for i in _shuffled(rng))
+
+
+def _shuffled(rng: random.Random) -> tuple[int, ...]:
+    """The card indices of a deck shuffled by ``rng``, top card first."""
     order = list(range(32))
     rng.shuffle(order)
-    return tuple(CARDS[i] for i in order)
+    return tuple(order)
 
 
 def _seat(seat: Seat | str) -> int:
