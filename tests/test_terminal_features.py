@@ -433,3 +433,26 @@ def test_starting_does_not_reinstall(tmp_path: Path) -> None:
     start = time.monotonic()
     subprocess.run([str(root / "scripts" / "setup")], check=True, timeout=120)
     assert time.monotonic() - start < 2.0, "scripts/setup reinstalled an installed checkout"
+
+
+def test_bug7_the_help_stays_on_the_table_when_bots_bid_first(tmp_path: Path) -> None:
+    """Seed 0: E deals, so N and W call before South. The redraw for South's
+    first question clears the opening lines; the table itself still says how to answer."""
+    child = spawn("--seed", "0", env_state=tmp_path)
+    child.expect(r"Your call \[1-\d+\]: ")
+    screen = ANSI.sub("", (child.before or "").rsplit("\x1b[2J", 1)[-1])
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Calls  " in screen and "Pass" in screen.split("Calls", 1)[1].split("\n", 1)[0]
+    flat = " ".join(line.strip(" │") for line in screen.splitlines())
+    assert "Answer with the number of a choice" in flat and "? lists the commands" in flat
+
+
+def test_a_typed_declaration_keeps_the_case_of_its_cards() -> None:
+    from baloot.cli.questions import parse_card_answer
+    from baloot.core.seats import Seat
+
+    action = parse_card_answer(Seat.S, "declare sira:QhJhTh")
+    assert action is not None and str(action) == "S declare sira:QhJhTh"
+    assert parse_card_answer(Seat.S, "DECLARE Sira") is not None

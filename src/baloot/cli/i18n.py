@@ -21,7 +21,6 @@ import string
 from collections.abc import Mapping
 from typing import Final
 
-from baloot.core._lookup import SUIT_NAMES
 from baloot.core.cards import Suit
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
@@ -528,7 +527,8 @@ _AR_VERBS: Final[dict[str, str]] = {
     "declare": "إعلان مشروع",
 }
 _SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
-_SUIT_BY_NAME: Final = {name: Suit(number) for number, name in enumerate(SUIT_NAMES)}
+#: The English suit names of the engine's reasons (``must follow diamonds``).
+_SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
 _PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
 
 

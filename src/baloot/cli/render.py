@@ -212,7 +212,8 @@ def render_table(view: SeatView, info: TableInfo, s: Strings) -> RenderableType:
         projects = _projects_line(view, s)
         if projects is not None:
             rows.append(projects)
-    rows.append(Text(s("commands_hint"), style="dim"))
+    # The answer help stays on every redraw: the opening lines scroll away when bots bid first.
+    rows.append(Text(s("intro_help") + " " + s("commands_hint") + ".", style="dim"))
 
     title = s("table_title", number=info.number, dealer=s.seat(view.dealer), seed=info.seed)
     panel = Panel(Group(*rows), title=title, title_align="left", border_style="blue")
