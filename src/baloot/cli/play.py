@@ -11,7 +11,7 @@ import random
 import sys
 from pathlib import Path
 
-from baloot.bots import available_bots, make_bot
+from baloot.bots import available_bots
 from baloot.core.errors import BalootError, IllegalActionError, RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
@@ -19,13 +19,13 @@ from baloot.records.record import loads
 from baloot.table import PlayerKind, Table, first_dealer
 
 from .files import read_record_text
-from .game import TERMINAL_DELAY, Game, GameConsole, Options
+from .game import DEFAULT_BOT, TERMINAL_DELAY, Game, Options, seat_bots
 from .i18n import LANGUAGES
 from .options import add_rules_arguments, rules_from_arguments
 from .saving import SaveError, save_path
+from .terminal import GameConsole
 
 USAGE_ERROR = 2
-DEFAULT_BOT = "heuristic"
 #: The longest pause after a trick that ``--delay`` takes, in seconds.
 MAX_DELAY = 10.0
 
@@ -181,14 +181,14 @@ def resume_table(options: Options) -> tuple[Table, Options]:
     seed = record.metadata.get("x_seed")
     seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else options.seed
     known = available_bots()
-    bots = {}
+    names = {}
     for seat in Seat:
         label = str(players.get(seat.name, "bot:" + DEFAULT_BOT))
         name = label[4:] if label.startswith("bot:") else DEFAULT_BOT
         if name not in known:
             raise PlayUsageError(f"{options.resume}: unknown bot {name!r} at {seat.name}")
-        bots[seat] = make_bot(name, random.Random(seed * 8 + int(seat) + 1))
-    table = Table.resume(record, bots, seed)
+        names[seat] = name
+    table = Table.resume(record, seat_bots(names, seed), seed)
     humans = table.humans
     if len(humans) != 1:
         raise PlayUsageError(f"{options.resume} has {len(humans)} human players, not one")

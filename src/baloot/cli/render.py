@@ -52,6 +52,12 @@ class Seating:
             return s("partner_seat", seat=s.seat(seat), bot=bot)
         return s("bot_seat", seat=s.seat(seat), bot=bot)
 
+    def name(self, seat: Seat, s: Strings) -> str:
+        """``S (you)`` or ``W``: a seat in the lines of play."""
+        if seat == self.human:
+            return s("seat_you", seat=s.seat(seat))
+        return s.seat(seat)
+
     def team_label(self, team: Team, s: Strings) -> str:
         """``NS (us)`` or ``EW (them)``."""
         return s("team_us" if team == self.human.team else "team_them", team=team.name)

@@ -1,0 +1,140 @@
+"""When the terminal game keeps its match, and what it says about it.
+
+A finished match is saved to ``--save``, or, when a person is at the keyboard, where they
+say (a file that exists is replaced only when they confirm). A match stopped early (end of
+input, Ctrl-C, a signal, a closed output) is kept too: to ``--save``, else to a new autosave
+file, so that ``--resume`` can continue it. SIGTERM and SIGHUP are turned into
+:class:`Stopped` so that they stop the game like Ctrl-C does instead of losing the match.
+Where and how the files are written is :mod:`baloot.cli.saving`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+from baloot.records.record import dumps
+from baloot.table import Table
+
+from .i18n import Strings
+from .saving import SaveError, autosave_path, save_path, write_record
+from .terminal import EndOfInput, Terminal
+
+#: Answers to the replace prompt that mean yes.
+YES = ("y", "yes", "نعم")
+
+
+class Stopped(Exception):
+    """A signal (SIGTERM, SIGHUP) asked the game to stop."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the game like Ctrl-C does (the match is saved)."""
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    previous = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
+            previous[signum] = signal.signal(signum, stop)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+class Keeper:
+    """The record of the match on ``table``, written when the game ends or stops.
+
+    ``save`` is the file of ``--save`` (None without it); ``seed`` names the match in the
+    record's comment and in an autosave file's name.
+    """
+
+    def __init__(
+        self, table: Table, terminal: Terminal, s: Strings, seed: int, save: Path | None
+    ) -> None:
+        self.table = table
+        self.terminal = terminal
+        self.s = s
+        self.seed = seed
+        self.save = save
+        #: The match is on disk (no autosave is needed when the game stops).
+        self.saved = False
+        #: Saving the finished match to ``--save`` failed (the game's exit status says so).
+        self.failed = False
+
+    def record_text(self) -> str:
+        """The match so far as a baloot/1 record."""
+        return dumps(self.table.record(comment=f"baloot play, seed {self.seed}"))
+
+    def write(self, path: Path) -> bool:
+        """Write the record to ``path`` and say where; say why not (False) if it fails."""
+        say = self.terminal.say
+        try:
+            write_record(path, self.record_text())
+        except OSError as error:
+            reason = error.strerror or str(error)
+            say(self.s("save_failed", path=str(path), error=reason), style="red")
+            return False
+        self.saved = True
+        say(self.s("saved", path=str(path)), style="green")
+        return True
+
+    def save_finished(self, interactive: bool) -> None:
+        """The match is over: save it to ``--save``, else offer to (with a person there)."""
+        if self.save is not None:
+            self.failed = not self.write(self.save)
+        elif interactive:
+            self.ask_save()
+
+    def ask_save(self) -> None:
+        """Offer to save the finished match; never replace a file without asking."""
+        s = self.s
+        terminal = self.terminal
+        while True:
+            try:
+                answer = terminal.ask_line(s("save_prompt")).strip()
+            except EndOfInput:
+                terminal.say("")
+                return
+            if not answer:
+                terminal.say(s("not_saved"), style="dim")
+                return
+            try:
+                path = save_path(answer)
+            except SaveError as error:
+                terminal.error(str(error))
+                continue
+            if path.exists():
+                confirm = terminal.ask_line(s("replace_prompt", path=str(path))).strip()
+                if confirm.casefold() not in YES:
+                    continue
+            if self.write(path):
+                return
+
+    def save_unfinished(self) -> None:
+        """Keep an interrupted match: to ``--save``, else to a new autosave file."""
+        if self.saved or not any(h.actions for h in self.table.match.hands):
+            return
+        if self.save is not None:
+            self.write(self.save)
+            return
+        try:
+            path = autosave_path(self.seed)
+        except OSError as error:
+            reason = self.s("save_failed", path="~/.local/state", error=error)
+            self.terminal.say(reason, style="red")
+            return
+        if self.write(path):
+            self.terminal.say(self.s("autosaved", path=str(path)), style="green")
