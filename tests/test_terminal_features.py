@@ -169,7 +169,8 @@ def test_u_takes_back_the_last_decision_and_a_saved_record_holds_only_what_stood
 
     _, out, status = run_game(reader, "--save", str(path))
     assert status == 0 and tried and stood
-    assert f"Taken back: your decision {tried[0]}, and " in out
+    assert tried[0].card is not None
+    assert f"Taken back: S (you) plays {tried[0].card.pretty} — and the " in out
     record = loads(path.read_text(encoding="utf-8"))
     actions = record.hands[hand_number[0] - 1].actions
     assert actions[position[0]] == str(stood[0]) != str(tried[0])

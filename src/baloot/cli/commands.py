@@ -129,9 +129,9 @@ class Commands:
             return
         after = sum(len(h.actions) for h in match.hands)
         self.undone()
-        self.terminal.say(
-            self.s("undone", action=str(last), count=before - after - 1), style="yellow"
-        )
+        assert last is not None
+        words = self._action_words(last)
+        self.terminal.say(self.s("undone", action=words, count=before - after - 1), style="yellow")
         raise Redo
 
     def hint(self) -> None:
