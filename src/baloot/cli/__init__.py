@@ -1,8 +1,9 @@
-"""The ``baloot`` command line: replay, validate, deal and random records.
+"""The ``baloot`` command line: play, arena, replay, validate, deal and random records.
 
 Exit status (``record-format.md``): 0 for a record that replays cleanly, 1 for a record with an
 illegal action, 2 for a file that is not a record or a usage error (a one-line message on
-stderr). ``arena`` ends with 130 on Ctrl-C and 143 on SIGTERM.
+stderr). ``arena`` ends with 130 on Ctrl-C and 143 on SIGTERM; ``play`` has its own (see
+:mod:`baloot.cli.play`).
 
 Everything printed from a file goes through :func:`~baloot.cli.files.printable` (text) or
 :func:`json_text` (JSON), so a record cannot drive the terminal or break the output; a closed
