@@ -9,7 +9,8 @@ from spec_example import ACTIONS, DECK
 
 from baloot import Card, CardSet, Hand, Rules, Seat, Suit, Team
 from baloot.cli import main
-from baloot.cli.i18n import AR, AR_REASONS, check_tables, fields, strings
+from baloot.cli.i18n import AR, check_tables, fields, strings
+from baloot.cli.reason_words import AR_REASONS
 from baloot.core.cards import CARDS, strength, trick_winner
 from baloot.core.errors import IllegalActionError
 from baloot.core.reasons import REASONS, reason_fields, reason_text

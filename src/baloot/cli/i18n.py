@@ -28,6 +28,7 @@ from baloot.core.reasons import REASONS, Reason
 from baloot.core.seats import Seat
 
 from .play_words import AR_PLAY, EN_PLAY
+from .reason_words import AR_VERBS, REASON_TABLES
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -446,86 +447,6 @@ AR: Final[dict[str, str]] = {
     "replay_no_winner": "لا أحد بعد",
 }
 
-#: The engine's reasons (:data:`baloot.core.reasons.REASONS`) in Arabic, by code, with the same
-#: ``{fields}``; seats, suits, projects and verbs in the parameters are worded in Arabic too.
-AR_REASONS: Final[dict[str, str]] = {
-    "bad_notation": "كتابة غير مفهومة: {message}",
-    "hand_over": "انتهت الجولة",
-    "not_your_turn": "الدور على {seat}",
-    "name_action": "{seat}: اذكر الحركة",
-    "nothing_to_undo": "لا شيء للتراجع عنه",
-    "no_hand_yet": "لم تُوزّع أي جولة بعد",
-    "match_over": "انتهت المباراة",
-    "hand_not_over": "الجولة الجارية لم تنته",
-    "wrong_dealer": "{dealer} يوزّع هذه الجولة، لا {seat}",
-    "no_generator": "لا مولّد لخلط الورق في هذه المباراة",
-    "bot_illegal": "الآلي {bot} في {seat} اختار حركة غير مسموحة",
-    "not_your_seat": "{seat} لا يلعب عن {other}",
-    "not_hand_over": "الجولة لم تنتهِ بعد",
-    "not_allowed": "التراجع والتلميح فقط على طاولة فيها لاعب واحد",
-    "claim_not_proven": "أوراق {seat} ليست متأكدة من أخذ كل الأكلات الباقية",
-    "ashkal_seat": "{seat}: لا يجوز الأشكل إلا للموزّع ولمن على يساره",
-    "ashkal_round2": "{seat}: لا يجوز الأشكل في الدور الثاني",
-    "ashkal_on_ace": "{seat}: لا يجوز الأشكل والمكشوفة إكّة",
-    "ashkal_after_passes": "{seat}: الأشكل فقط إذا قال كل من قبله بس",
-    "ashkal_over_hokum": "{seat}: الأشكل فقط على حكم الخصم",
-    "ashkal_passes_or_hokum": "{seat}: الأشكل فقط بعد بس ممن قبله أو على حكم الخصم",
-    "ashkal_now": "{seat}: لا يجوز الأشكل الآن",
-    "kawesh_disabled": "{seat}: لا كوّش في هذه القوانين",
-    "kawesh_round1": "{seat}: الكوّش في الدور الأول فقط",
-    "kawesh_cards": "{seat}: الكوّش فقط بخمس أوراق من 7 و8 و9",
-    "kawesh_now": "{seat}: لا يجوز الكوّش الآن",
-    "hokum_called": "{seat}: لا يجوز الحكم، فقد قيل حكم",
-    "sun_on_ace_hokum": "{seat}: لا يجوز الصن على حكم والمكشوفة إكّة",
-    "sun_or_pass": "{seat}: إما صن أو بس الآن",
-    "not_in_bidding": "{seat}: لا يجوز {verb} أثناء الشراء",
-    "trump_exposed_suit": "{seat}: لا يُسمّى نوع المكشوفة حكمًا في الدور الثاني",
-    "name_trump": "{seat}: سمِّ نوع الحكم الآن",
-    "double_open_or_locked": "{seat}: اختر مفتوح أو مقفول",
-    "double_sun_plain": "{seat}: دبل الصن بلا مفتوح أو مقفول",
-    "answer_only": "{seat}: الخيارات الآن {offered} فقط",
-    "play_before_play": "{seat}: لا تُلعب ورقة قبل بدء اللعب",
-    "declare_before_play": "{seat}: لا يُعلن مشروع قبل بدء اللعب",
-    "play_now": "{seat}: العب ورقة الآن",
-    "name_card": "{seat}: اذكر الورقة",
-    "not_held": "{seat}: لا يملك {card}",
-    "lead_trump_locked": "{seat}: لا يبدأ بالحكم واللعب مقفول",
-    "trump_higher": "{seat}: يجب لعب حكم أعلى من {card}",
-    "must_follow": "{seat}: يجب أن يتبع النوع الملعوب {suit}",
-    "over_trump": "{seat}: يجب القطع بحكم أعلى من {card}",
-    "trump_partner_led": "{seat}: يجب القطع بالحكم، فالشريك بدأ بـ{card} وليست إكّة ولا معلنة إكّة",
-    "must_trump": "{seat}: يجب لعب ورقة حكم",
-    "ekka_sun": "{seat}: لا تُعلن الإكّة في الصن",
-    "ekka_not_leading": "{seat}: تُعلن الإكّة عند البدء فقط",
-    "ekka_trump": "{seat}: لا تُعلن الإكّة على ورقة حكم",
-    "ekka_ace": "{seat}: الإكّة لا تحتاج إلى إعلان",
-    "ekka_higher_out": "{seat}: لا تُعلن الإكّة بـ{card}، فلم يُلعب بعد {higher}",
-    "baloot_not_due": "{seat}: يُعلن البلوت فقط مع ثانية الشايب والبنت من الحكم",
-    "declare_first_trick": "{seat}: الإعلان في الأكلة الأولى فقط، قبل أن يلعب",
-    "declared_already": "{seat}: سبق له الإعلان",
-    "declare_too_many": "{seat}: لا تُعلن أكثر من مشروعين",
-    "project_not_held": "{seat}: لا يملك {project}",
-    "declare_lower": "{seat}: لا يجوز إعلان {project} أقل من مشروع معلن",
-}
-
-#: The reason tables by language; English uses the engine's own ``reason``.
-REASON_TABLES: Final[dict[str, dict[str, str]]] = {"ar": AR_REASONS}
-
-#: The notation words of the verbs (reason parameters ``verb`` and ``offered``) in Arabic.
-_AR_VERBS: Final[dict[str, str]] = {
-    "pass": "بس",
-    "hokum": "حكم",
-    "sun": "صن",
-    "ashkal": "أشكل",
-    "kawesh": "كوّش",
-    "trump": "تسمية الحكم",
-    "double": "دبل",
-    "triple": "ثري",
-    "four": "فور",
-    "gahwa": "قهوة",
-    "play": "لعب ورقة",
-    "declare": "إعلان مشروع",
-}
 _SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
 #: The English suit names of the engine's reasons (``must follow diamonds``).
 _SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
@@ -589,9 +510,9 @@ class Strings:
                 name = self.project(_PROJECT_BY_WORD[word])
                 return f"{name} {cards}" if colon else name
         if self.lang == "ar" and key == "verb":
-            return _AR_VERBS.get(value, value)
+            return AR_VERBS.get(value, value)
         if self.lang == "ar" and key == "offered":
-            return " أو ".join(_AR_VERBS.get(word, word) for word in value.split(" or "))
+            return " أو ".join(AR_VERBS.get(word, word) for word in value.split(" or "))
         return value
 
 
