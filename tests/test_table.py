@@ -59,6 +59,15 @@ def one_human(seed: int = 4, rules: Rules | None = None, human: Seat = Seat.S) -
     return Table.new(players, bots, rules, seed=seed)
 
 
+def play_to_the_end_of_the_hand(table: Table) -> None:
+    """South answers with its first legal action, the bots with theirs, to the hand's end."""
+    while table.waiting().kind is not WaitKind.NEXT:
+        if table.waiting().kind is WaitKind.HUMAN:
+            table.submit(Seat.S, table.hand.legal_actions()[0])
+        else:
+            table.play_bot()
+
+
 def run_bots(table: Table) -> None:
     while table.waiting().kind is WaitKind.BOT:
         table.play_bot()
@@ -108,11 +117,7 @@ def test_a_seat_may_not_act_in_another_seats_name() -> None:
 
 def test_the_next_hand_waits_until_every_human_is_ready() -> None:
     table = one_human(seed=2)
-    while table.waiting().kind is not WaitKind.NEXT:
-        if table.waiting().kind is WaitKind.HUMAN:
-            table.submit(Seat.S, table.hand.legal_actions()[0])
-        else:
-            table.play_bot()
+    play_to_the_end_of_the_hand(table)
     assert table.awaiting_next == (Seat.S,)
     assert len(table.match.hands) == 1
     with pytest.raises(IllegalActionError):
@@ -141,22 +146,13 @@ def test_undo_takes_back_the_humans_last_decision_and_the_bots_answers_after_it(
 
 def test_undo_reaches_back_across_a_hand_that_was_dealt() -> None:
     table = one_human(seed=2)
-    while table.waiting().kind is not WaitKind.NEXT:
-        if table.waiting().kind is WaitKind.HUMAN:
-            table.submit(Seat.S, table.hand.legal_actions()[0])
-        else:
-            table.play_bot()
-    deck = None
+    play_to_the_end_of_the_hand(table)
     table.ready(Seat.S)
     deck = table.hand.deck
     run_bots(table)
     table.undo(Seat.S)
     assert table.hand_number == 1 and not table.hand.is_over
-    while table.waiting().kind is not WaitKind.NEXT:
-        if table.waiting().kind is WaitKind.HUMAN:
-            table.submit(Seat.S, table.hand.legal_actions()[0])
-        else:
-            table.play_bot()
+    play_to_the_end_of_the_hand(table)
     table.ready(Seat.S)
     assert table.hand.deck == deck, "the same next deck is dealt again"
 
