@@ -53,7 +53,7 @@ from baloot import (
     loads,
     replay,
 )
-from baloot.core.cards import CARDS
+from baloot.core.cards import CARDS, CardSet
 
 SRC = Path(baloot.__file__).resolve().parent
 ORDERED = " ".join(c.text for c in CARDS)
@@ -370,6 +370,43 @@ def test_wrong_argument_types_are_type_errors() -> None:
     with pytest.raises(TypeError):
         Hand.from_deck(ORDERED, dealer=0)  # type: ignore[arg-type]
     assert not hand.actions
+
+
+_SIRA = Claim(ProjectKind.SIRA)
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "field"),
+    [
+        (Action, (0, Verb.PASS), "an action's seat"),
+        (Action, ("N", Verb.PASS), "an action's seat"),
+        (Action, (Seat.N, "pass"), "an action's verb"),
+        (Action, (Seat.N, Verb.PLAY, "As"), "an action's card"),
+        (Action, (Seat.N, Verb.PLAY, CARDS[0].index), "an action's card"),
+        (Action, (Seat.N, Verb.TRUMP, None, "h"), "an action's suit"),
+        (Action, (Seat.N, Verb.TRUMP, None, 1), "an action's suit"),
+        (Action, (Seat.N, Verb.DECLARE, None, None, None, False, False, [_SIRA]), "claims"),
+        (Action, (Seat.N, Verb.DECLARE, None, None, None, False, False, ("sira",)), "claims"),
+        (Claim, ("sira",), "a claim's kind"),
+        (Claim, (ProjectKind.SIRA, "QhJhTh"), "a claim's cards"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_a_one_line_type_error(
+    kind: Any, args: tuple[Any, ...], field: str
+) -> None:
+    # Before, these built and Hand.apply or str() failed later with an AttributeError.
+    with pytest.raises(TypeError) as caught:
+        kind(*args)
+    message = str(caught.value)
+    assert field in message.split(" must be ")[0]
+    assert "\n" not in message
+
+
+def test_actions_of_the_right_types_still_build_and_apply() -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    assert hand.apply(Action(Seat.N, Verb.SUN)) == Action.parse("N sun")
+    claim = Claim(ProjectKind.SIRA, CardSet.parse("Qh Jh Th"))
+    assert str(Action(Seat.N, Verb.DECLARE, claims=(claim,))) == "N declare sira:QhJhTh"
 
 
 @pytest.mark.parametrize(
