@@ -32,14 +32,15 @@ from baloot.core._play import Play
 from baloot.core._state import (
     DOUBLING,
     HOKUM,
-    MUTABLE,
     NAMING,
     OVER,
     PLAY_MUTABLE,
     PLAYING,
     SUN,
     HandState,
+    play_restore,
     play_snapshot,
+    restore,
 )
 from baloot.core.actions import Action, Verb, parse_after_seat
 from baloot.core.cards import CARDS, Card, CardSet, Suit, card_points, trick_winner
@@ -369,9 +370,10 @@ class Hand(Bidding, Play):
         if not self._stack:
             raise IllegalActionError.of("nothing_to_undo")
         saved = self._stack.pop()
-        names = PLAY_MUTABLE if len(saved) == len(PLAY_MUTABLE) else MUTABLE
-        for name, value in zip(names, saved, strict=True):
-            setattr(self, name, value)
+        if len(saved) == len(PLAY_MUTABLE):
+            play_restore(self, saved)
+        else:
+            restore(self, saved)
         self._legal = None
         self._legal_mask = -1
         if self._kind == 0:
