@@ -292,6 +292,23 @@ def test_undo_restores_the_state_exactly(
 
 
 @given(seeds)
+def test_legal_actions_are_prebuilt_objects_never_built_anew(seed: int) -> None:
+    """Two hands in the same position list the very same action objects: the legal moves
+    of the hot path are looked up, declarations included, never built per call."""
+    hand, rng = new_hand(seed, Rules(), Seat.E, (0, 0))
+    twin = Hand(hand.deck, Seat.E)
+    declarations = 0
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert all(a is b for a, b in zip(legal, twin.legal_actions(), strict=True))
+        declarations += sum(a.verb is Verb.DECLARE for a in legal)
+        action = pick(hand, legal, rng)
+        hand.apply(action)
+        twin.apply(action)
+    assert declarations or not any(hand.projects(s) for s in Seat)
+
+
+@given(seeds)
 def test_the_undo_accessors_read_and_write_exactly_the_fields_they_name(seed: int) -> None:
     hand, rng = new_hand(seed, Rules(), Seat.E, (0, 0))
     other = Hand.new(rng=random.Random(seed + 1))

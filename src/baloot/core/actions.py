@@ -126,8 +126,11 @@ class Action:
         if self.suit is not None and not isinstance(self.suit, Suit):
             raise _wrong_type("an action's suit", "a Suit or None", self.suit)
         claims = self.claims
-        if not isinstance(claims, tuple) or not all(isinstance(c, Claim) for c in claims):
+        if not isinstance(claims, tuple):
             raise _wrong_type("an action's claims", "a tuple of Claim", claims)
+        for claim in claims:
+            if not isinstance(claim, Claim):
+                raise _wrong_type("an action's claims", "a tuple of Claim", claims)
         for needed, present, what in (
             (verb is Verb.PLAY, self.card is not None, "card"),
             (verb is Verb.TRUMP, self.suit is not None, "suit"),
