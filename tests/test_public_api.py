@@ -422,6 +422,26 @@ def test_hand_new_refuses_wrong_types_before_shuffling(arguments: dict[str, Any]
     assert rng.shuffles == 1
 
 
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"score_before": (-1, 0)}, ValueError),
+        ({"score_before": ("0", "0")}, TypeError),
+        ({"score_before": (1.5, 0)}, TypeError),
+        ({"rules": "classic"}, TypeError),
+        ({"rng": 7}, TypeError),
+    ],
+)
+def test_a_match_checks_its_arguments_as_a_hand_does(
+    arguments: dict[str, Any], error: type[Exception]
+) -> None:
+    with pytest.raises(error) as from_match:
+        Match(**arguments)
+    with pytest.raises(error) as from_hand:
+        Hand.new(**arguments)
+    assert str(from_match.value) == str(from_hand.value)
+
+
 def test_match_new_refuses_a_wrong_dealer_before_dealing() -> None:
     rng = CountingRandom(1)
     with pytest.raises(TypeError):

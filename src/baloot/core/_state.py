@@ -13,7 +13,7 @@ from typing import Any, Final
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import Project
-from baloot.core.rules import CLASSIC, Rules
+from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
 
@@ -129,13 +129,13 @@ class HandState:
         self,
         indices: tuple[int, ...],
         dealer: Seat | str,
-        rules: Rules | None,
+        rules: Rules,
         score_before: tuple[int, int],
     ) -> None:
         self._deck = indices
         self._dealer = int(Seat.coerce(dealer, "dealer"))
-        self._rules = CLASSIC if rules is None else rules
-        self._score_before = (int(score_before[0]), int(score_before[1]))
+        self._rules = rules
+        self._score_before = score_before
         self._p1 = p1 = (self._dealer + 1) & 3
         self._order = tuple((p1 + i) & 3 for i in range(4))
         first5 = [0, 0, 0, 0]

@@ -47,7 +47,7 @@ from baloot.core.cards import CARDS, Card, CardSet
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.projects import Project
 from baloot.core.reasons import Reason
-from baloot.core.rules import Rules
+from baloot.core.rules import CLASSIC, Rules
 from baloot.core.seats import SEATS, Seat
 from baloot.core.vocabulary import Contract, Phase, Question
 
@@ -76,7 +76,7 @@ class Hand(Bidding, Play, Results):
         indices = tuple(c.index for c in deck)
         if len(indices) != 32 or len(set(indices)) != 32:
             raise NotationError("a deck is 32 distinct cards")
-        self._setup(indices, dealer, _checked_rules(rules), _checked_score(score_before))
+        self._setup(indices, dealer, checked_rules(rules), checked_score(score_before))
 
     @classmethod
     def new(
@@ -93,10 +93,9 @@ class Hand(Bidding, Play, Results):
         ...
         TypeError: dealer must be a Seat or one of 'N', 'W', 'S', 'E', not int 4
         """
-        if rng is not None and not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        rng = checked_rng(rng)
         seat = Seat.coerce(dealer, "dealer")
-        checked, before = _checked_rules(rules), _checked_score(score_before)
+        checked, before = checked_rules(rules), checked_score(score_before)
         hand = cls.__new__(cls)
         hand._setup(_shuffled(rng if rng is not None else random.Random()), seat, checked, before)
         return hand
@@ -505,14 +504,24 @@ def _seat(seat: Seat | str) -> int:
     return int(Seat.coerce(seat))
 
 
-def _checked_rules(rules: Rules | None) -> Rules | None:
-    if rules is not None and not isinstance(rules, Rules):
+def checked_rng(rng: random.Random | None) -> random.Random | None:
+    """A hand's or a match's generator: a :class:`random.Random` or None (TypeError else)."""
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    return rng
+
+
+def checked_rules(rules: Rules | None) -> Rules:
+    """A hand's or a match's rules: a :class:`Rules` value, or None for ``classic``."""
+    if rules is None:
+        return CLASSIC
+    if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
     return rules
 
 
-def _checked_score(score: tuple[int, int]) -> tuple[int, int]:
-    """Match totals before a hand: two whole numbers, not negative."""
+def checked_score(score: tuple[int, int]) -> tuple[int, int]:
+    """Match totals before a hand or a match: two whole numbers, not negative."""
     if (
         not isinstance(score, tuple | list)
         or len(score) != 2
