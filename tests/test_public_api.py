@@ -250,6 +250,18 @@ def test_text_that_is_no_action_is_a_notation_error(text: str) -> None:
     assert not hand.actions
 
 
+@pytest.mark.parametrize(
+    "text", ["", "  # only a comment", "X pass", "N fly", "N play", "N", "N # pass", "N sun x"]
+)
+def test_the_hand_reads_an_action_as_action_parse_does(text: str) -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    with pytest.raises(NotationError) as alone:
+        Action.parse(text)
+    with pytest.raises(NotationError) as in_hand:
+        hand.parse_action(text)
+    assert str(in_hand.value) == str(alone.value)
+
+
 @pytest.mark.parametrize("text", ["W fly", "W play", "W play Zz", "W", "S declare nonsense"])
 def test_the_wrong_seat_is_told_it_is_not_its_turn_whatever_follows(text: str) -> None:
     """#39: the seat is read and checked first."""

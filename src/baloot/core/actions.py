@@ -174,13 +174,16 @@ class Action:
         ...
         baloot.NotationError: "N play": play needs a card
         """
-        words = text.split("#", 1)[0].split()
-        if not words:
-            raise NotationError("empty action")
-        seat = Seat.parse(words[0])
-        if len(words) < 2:
-            raise NotationError(f'"{text}": no verb after the seat')
-        return parse_after_seat(seat, words[1:], text)
+        words = action_words(text)
+        return parse_after_seat(Seat.parse(words[0]), words[1:], text)
+
+
+def action_words(text: str) -> list[str]:
+    """The words of an action's text, a ``#`` comment left out; a NotationError if none."""
+    words = text.split("#", 1)[0].split()
+    if not words:
+        raise NotationError("empty action")
+    return words
 
 
 def _wrong_type(what: str, expected: str, value: object) -> TypeError:
@@ -190,6 +193,8 @@ def _wrong_type(what: str, expected: str, value: object) -> TypeError:
 
 def parse_after_seat(seat: Seat, words: list[str], text: str) -> Action:
     """Read the verb and its arguments of an action whose seat is already read."""
+    if not words:
+        raise NotationError(f'"{text}": no verb after the seat')
     verb = _VERB_BY_WORD.get(words[0])
     if verb is None:
         raise NotationError(f'"{text}": unknown verb {words[0]!r}')

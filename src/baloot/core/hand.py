@@ -42,7 +42,7 @@ from baloot.core._state import (
     play_snapshot,
     restore,
 )
-from baloot.core.actions import Action, Verb, parse_after_seat
+from baloot.core.actions import Action, Verb, action_words, parse_after_seat
 from baloot.core.cards import CARDS, Card, CardSet
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.projects import Project
@@ -400,16 +400,12 @@ class Hand(Bidding, Play, Results):
         """
         if not isinstance(text, str):
             raise TypeError(f"an action's text is a str, not {type(text).__name__}")
-        words = text.split("#", 1)[0].split()
-        if not words:
-            raise NotationError("empty action")
+        words = action_words(text)
         seat = Seat.parse(words[0])
         if self._phase is OVER:
             raise IllegalActionError.of("hand_over", text)
         if seat != self._to_act:
             raise IllegalActionError.of("not_your_turn", text, seat=SEATS[self._to_act].name)
-        if len(words) < 2:
-            raise NotationError(f'"{text}": no verb after the seat')
         return parse_after_seat(seat, words[1:], text)
 
     def _as_action(self, action: Action | str) -> Action:
