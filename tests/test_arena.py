@@ -70,6 +70,25 @@ def test_hands_mode_counts_every_bid_once() -> None:
     assert a.decisions > 0 and b.decisions > 0
 
 
+def test_each_side_is_timed_for_its_own_decisions_even_when_both_are_the_same_bot(
+    tmp_path: Path,
+) -> None:
+    config = ArenaConfig("random", "random", pairs=3, seed=4, hands=True, out=str(tmp_path))
+    summary = run_arena(config)
+    a, b = summary.sides
+    decisions = [0, 0]  # bot A's seats, bot B's
+    for path in sorted(tmp_path.glob("*.baloot")):
+        record = loads(path.read_text(encoding="utf-8"))
+        a_seats = "NS" if path.stem.endswith("-1") else "WE"  # game 1: bot A plays NS
+        for action in replay(record).hands[0].actions:
+            decisions[action.seat.name not in a_seats] += 1
+    assert (a.decisions, b.decisions) == tuple(decisions)
+    sides = summary.to_json()["sides"]
+    assert isinstance(sides, dict)
+    assert sides["a"]["ms_per_decision"] == pytest.approx(1000 * a.seconds_per_decision)
+    assert a.seconds_per_decision == pytest.approx(a.decision_seconds / a.decisions)
+
+
 def test_two_jobs_give_the_same_verdict_as_one() -> None:
     config = ArenaConfig("random", "random", pairs=6, seed=9)
     one = run_arena(config, jobs=1).to_json()

@@ -9,14 +9,16 @@ from dataclasses import dataclass
 import pytest
 
 import baloot.bots.base as base
-from baloot import Action, Hand, Seat, Verb
+from baloot import Action, Hand, Seat, Team, Verb
 from baloot.bots import (
     Bot,
     BotError,
+    BotTimer,
     HeuristicBot,
     RandomBot,
     UnknownBotError,
     available_bots,
+    choose,
     make_bot,
     play_hand,
     play_match,
@@ -111,6 +113,26 @@ def test_a_bot_is_given_its_own_seat_view_and_the_legal_actions() -> None:
     hand = play_hand(Hand.new(rng=random.Random(2)), {seat: Spy() for seat in Seat})
     assert hand.is_over
     assert all(seat == to_act for seat, to_act, _ in seen)
+
+
+def test_the_timer_counts_each_decision_by_bot_name_or_by_its_own_key() -> None:
+    bots: dict[Seat, Bot] = {
+        s: (HeuristicBot if s.team is Team.NS else RandomBot)(random.Random(int(s))) for s in Seat
+    }
+    by_name, by_team = BotTimer(), BotTimer(key=lambda seat, bot: seat.team)
+    hand = Hand.new(rng=random.Random(3))
+    while not hand.is_over:
+        timer = by_name if len(hand.actions) % 2 else by_team
+        hand.apply(choose(hand, bots, timer))
+    actions = hand.actions
+    assert set(by_name.decisions) <= {"heuristic", "random"}
+    assert set(by_team.decisions) <= set(Team)
+    assert sum(by_name.decisions.values()) == len(actions) // 2
+    assert sum(by_team.decisions.values()) == len(actions) - len(actions) // 2
+    ns = sum(a.seat.team is Team.NS for i, a in enumerate(actions) if i % 2 == 0)
+    assert by_team.decisions.get(Team.NS, 0) == ns
+    assert by_team.mean(Team.NS) == by_team.seconds.get(Team.NS, 0.0) / max(1, ns)
+    assert BotTimer().mean("nobody") == 0.0
 
 
 def test_seeded_random_bots_replay_the_same_match() -> None:

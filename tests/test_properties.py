@@ -15,6 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baloot import Action, Card, CardSet, Hand, Phase, Rules, Seat, Suit, Verb
+from baloot.core._state import (
+    MUTABLE,
+    PLAY_MUTABLE,
+    play_restore,
+    play_snapshot,
+    restore,
+    snapshot,
+)
 from baloot.core.errors import IllegalActionError
 from baloot.core.match import Match
 from baloot.core.rules import CHOICES, FLAG_NAMES
@@ -281,6 +289,37 @@ def test_undo_restores_the_state_exactly(
     for action in final_actions:  # and forward again
         hand.apply(action)
     assert state(hand) == final
+
+
+@given(seeds)
+def test_legal_actions_are_prebuilt_objects_never_built_anew(seed: int) -> None:
+    """Two hands in the same position list the very same action objects: the legal moves
+    of the hot path are looked up, declarations included, never built per call."""
+    hand, rng = new_hand(seed, Rules(), Seat.E, (0, 0))
+    twin = Hand(hand.deck, Seat.E)
+    declarations = 0
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert all(a is b for a, b in zip(legal, twin.legal_actions(), strict=True))
+        declarations += sum(a.verb is Verb.DECLARE for a in legal)
+        action = pick(hand, legal, rng)
+        hand.apply(action)
+        twin.apply(action)
+    assert declarations or not any(hand.projects(s) for s in Seat)
+
+
+@given(seeds)
+def test_the_undo_accessors_read_and_write_exactly_the_fields_they_name(seed: int) -> None:
+    hand, rng = new_hand(seed, Rules(), Seat.E, (0, 0))
+    other = Hand.new(rng=random.Random(seed + 1))
+    accessors = ((snapshot, restore, MUTABLE), (play_snapshot, play_restore, PLAY_MUTABLE))
+    while not hand.is_over:
+        for read, write, names in accessors:
+            saved = read(hand)
+            assert saved == tuple(getattr(hand, name) for name in names)
+            write(other, saved)
+            assert tuple(getattr(other, name) for name in names) == saved
+        hand.apply(pick(hand, hand.legal_actions(), rng))
 
 
 @given(seeds, rules_strategy, dealers, scores_before, st.integers(0, 60), seeds)

@@ -53,7 +53,7 @@ from baloot import (
     loads,
     replay,
 )
-from baloot.core.cards import CARDS
+from baloot.core.cards import CARDS, CardSet
 
 SRC = Path(baloot.__file__).resolve().parent
 ORDERED = " ".join(c.text for c in CARDS)
@@ -250,6 +250,18 @@ def test_text_that_is_no_action_is_a_notation_error(text: str) -> None:
     assert not hand.actions
 
 
+@pytest.mark.parametrize(
+    "text", ["", "  # only a comment", "X pass", "N fly", "N play", "N", "N # pass", "N sun x"]
+)
+def test_the_hand_reads_an_action_as_action_parse_does(text: str) -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    with pytest.raises(NotationError) as alone:
+        Action.parse(text)
+    with pytest.raises(NotationError) as in_hand:
+        hand.parse_action(text)
+    assert str(in_hand.value) == str(alone.value)
+
+
 @pytest.mark.parametrize("text", ["W fly", "W play", "W play Zz", "W", "S declare nonsense"])
 def test_the_wrong_seat_is_told_it_is_not_its_turn_whatever_follows(text: str) -> None:
     """#39: the seat is read and checked first."""
@@ -372,6 +384,43 @@ def test_wrong_argument_types_are_type_errors() -> None:
     assert not hand.actions
 
 
+_SIRA = Claim(ProjectKind.SIRA)
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "field"),
+    [
+        (Action, (0, Verb.PASS), "an action's seat"),
+        (Action, ("N", Verb.PASS), "an action's seat"),
+        (Action, (Seat.N, "pass"), "an action's verb"),
+        (Action, (Seat.N, Verb.PLAY, "As"), "an action's card"),
+        (Action, (Seat.N, Verb.PLAY, CARDS[0].index), "an action's card"),
+        (Action, (Seat.N, Verb.TRUMP, None, "h"), "an action's suit"),
+        (Action, (Seat.N, Verb.TRUMP, None, 1), "an action's suit"),
+        (Action, (Seat.N, Verb.DECLARE, None, None, None, False, False, [_SIRA]), "claims"),
+        (Action, (Seat.N, Verb.DECLARE, None, None, None, False, False, ("sira",)), "claims"),
+        (Claim, ("sira",), "a claim's kind"),
+        (Claim, (ProjectKind.SIRA, "QhJhTh"), "a claim's cards"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_a_one_line_type_error(
+    kind: Any, args: tuple[Any, ...], field: str
+) -> None:
+    # Before, these built and Hand.apply or str() failed later with an AttributeError.
+    with pytest.raises(TypeError) as caught:
+        kind(*args)
+    message = str(caught.value)
+    assert field in message.split(" must be ")[0]
+    assert "\n" not in message
+
+
+def test_actions_of_the_right_types_still_build_and_apply() -> None:
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    assert hand.apply(Action(Seat.N, Verb.SUN)) == Action.parse("N sun")
+    claim = Claim(ProjectKind.SIRA, CardSet.parse("Qh Jh Th"))
+    assert str(Action(Seat.N, Verb.DECLARE, claims=(claim,))) == "N declare sira:QhJhTh"
+
+
 @pytest.mark.parametrize(
     "arguments",
     [{"dealer": 4}, {"dealer": None}, {"rules": "classic"}, {"score_before": "0 0"}],
@@ -383,6 +432,26 @@ def test_hand_new_refuses_wrong_types_before_shuffling(arguments: dict[str, Any]
     assert rng.shuffles == 0
     Hand.new(rng=rng)
     assert rng.shuffles == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"score_before": (-1, 0)}, ValueError),
+        ({"score_before": ("0", "0")}, TypeError),
+        ({"score_before": (1.5, 0)}, TypeError),
+        ({"rules": "classic"}, TypeError),
+        ({"rng": 7}, TypeError),
+    ],
+)
+def test_a_match_checks_its_arguments_as_a_hand_does(
+    arguments: dict[str, Any], error: type[Exception]
+) -> None:
+    with pytest.raises(error) as from_match:
+        Match(**arguments)
+    with pytest.raises(error) as from_hand:
+        Hand.new(**arguments)
+    assert str(from_match.value) == str(from_hand.value)
 
 
 def test_match_new_refuses_a_wrong_dealer_before_dealing() -> None:
@@ -651,3 +720,26 @@ def test_each_layer_imports_only_its_own_or_lower_layers() -> None:
 def test_the_core_imports_only_the_standard_library_and_itself() -> None:
     problems = core_problems(baloot_graph())
     assert not problems, "\n".join(problems)
+
+
+#: Every public name of :class:`Hand`: moving code among the core's private parts keeps them.
+HAND_NAMES = frozenset((
+    "actions", "announced", "apply", "bidding", "bidding_length", "card_points", "check",
+    "contract", "copy", "current_trick", "dealer", "deck", "declared", "doubling", "exposed",
+    "from_deck", "full_hand", "hand", "is_over", "legal_actions", "new", "next_dealer",
+    "parse_action", "phase", "play_restriction", "played", "projects", "question", "result",
+    "round_two_start", "rules", "score_before", "shown_projects", "taker", "to_act",
+    "trick_number", "tricks", "tricks_won", "undo",
+))  # fmt: skip
+
+
+def test_the_hand_keeps_every_public_name() -> None:
+    assert {name for name in dir(Hand) if not name.startswith("_")} == HAND_NAMES
+
+
+def test_the_core_modules_are_a_few_hundred_lines_each() -> None:
+    lengths = {
+        path.name: len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted((SRC / "core").glob("*.py"))
+    }
+    assert {name: n for name, n in lengths.items() if n > 600} == {}

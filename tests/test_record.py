@@ -467,6 +467,19 @@ def test_text_that_is_not_toml_or_json(text: str) -> None:
         loads(text)
 
 
+def test_a_match_record_without_hands_does_not_load() -> None:
+    assert "non-empty" in record_error('format = "baloot/1"\nhands = []')
+
+
+@pytest.mark.parametrize("is_match", [False, True])
+def test_a_record_built_without_hands_is_a_record_error(is_match: bool) -> None:
+    record = Record(hands=[], is_match=is_match)
+    with pytest.raises(RecordError, match=r"^a record has at least one hand$"):
+        replay(record)
+    with pytest.raises(RecordError, match=r"^a record has at least one hand$"):
+        dumps(record)
+
+
 def test_actions_must_be_strings() -> None:
     data = example_dict()
     data["actions"] = ["N pass", 3]

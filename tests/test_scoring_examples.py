@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from helpers import build_deck, count_tricks, end_doubling, play_tricks, score, turn
 from spec_example import ACTIONS, DECK, HAND_JSON
 
 from baloot import Hand, ProjectKind, Rules, Seat, Team
+from baloot.core.scoring import doubling_factor
 from baloot.core.vocabulary import ContractKind, Level
 from baloot.records.summary import hand_json
 
@@ -406,6 +408,22 @@ def test_r12_8_kaboot_by_defenders_and_doubled_kaboot() -> None:
     assert score(level=2, cards=(0, 162), tricks=(0, 8)).score == (0, 50)
     assert score(level=4, cards=(0, 162), tricks=(0, 8)).score == (0, 100)
     assert score(sun=True, level=2, cards=(0, 130), tricks=(0, 8)).score == (0, 88)
+
+
+@pytest.mark.parametrize(
+    ("sun", "level", "factor"),
+    [(False, 1, 1), (False, 2, 2), (False, 3, 3), (False, 4, 4), (True, 1, 1), (True, 2, 2)],
+)
+def test_r12_7_and_r12_8_a_lost_hand_and_a_kaboot_double_alike(
+    sun: bool, level: int, factor: int
+) -> None:
+    whole, kaboot, cards = (26, 44, 130) if sun else (16, 25, 162)
+    assert doubling_factor(sun, level) == factor
+    kabooted = score(sun=sun, level=level, cards=(0, cards), tricks=(0, 8))
+    assert kabooted.score == (0, kaboot * factor)
+    if level > 1:  # EW's contract; NS take every card point, though not every trick
+        lost = score(sun=sun, level=level, cards=(cards, 0), tricks=(7, 1))
+        assert lost.score == (whole * factor, 0)
 
 
 def test_r12_8_kaboot_other_team_projects_and_baloot_lost() -> None:

@@ -295,6 +295,9 @@ def test_a_resumed_match_deals_on_as_the_uninterrupted_one() -> None:
     assert resumed.players == table.players
     assert [h.actions for h in resumed.match.hands] == [h.actions for h in table.match.hands]
     assert resumed.match.totals == table.match.totals
+    assert resumed.match.results == table.match.results
+    assert resumed.match.first_dealer == table.match.first_dealer
+    assert not resumed.match.auto_deal
     for copy in (table, resumed):
         while copy.waiting().kind is not WaitKind.NEXT:
             copy.match.apply(copy.hand.legal_actions()[0])

@@ -25,14 +25,13 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from baloot.bots import make_bot, play_hand, play_match
-from baloot.core.actions import Action
+from baloot.bots import BotTimer, make_bot, play_hand, play_match
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import CLASSIC, Rules
@@ -40,7 +39,6 @@ from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
 from baloot.records.record import Record, dumps
 from baloot.table.players import Bot
-from baloot.view.seat_view import SeatView
 
 Z95 = 1.959964
 IN_FLIGHT_PER_JOB = 4
@@ -78,6 +76,11 @@ class SideStats:
     kaboots: int = 0
     decision_seconds: float = 0.0
     decisions: int = 0
+
+    @property
+    def seconds_per_decision(self) -> float:
+        """The mean thinking time of a decision (0 if there was none)."""
+        return self.decision_seconds / self.decisions if self.decisions else 0.0
 
     def add(self, other: SideStats) -> None:
         """Add ``other``'s counts to these."""
@@ -120,6 +123,16 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def _side(team: Team | None, a_team: Team) -> int:
+    """The index in ``sides`` of ``team``: 0 for bot A's team, 1 for bot B's."""
+    return 0 if team == a_team else 1
+
+
+def _side_key(a_team: Team) -> Callable[[Seat, Bot], Hashable]:
+    """The key a game's :class:`BotTimer` counts each decision under: its seat's side."""
+    return lambda seat, bot: _side(seat.team, a_team)
+
+
 def _count_hand(result: HandResult, a_team: Team, pair: PairResult) -> None:
     """Add one finished hand to the pair's figures, seen from bot A's team."""
     pair.hands += 1
@@ -129,27 +142,11 @@ def _count_hand(result: HandResult, a_team: Team, pair: PairResult) -> None:
         return
     pair.played_hands += 1
     declarers = result.contract.declarer.team
-    side = pair.sides[0 if declarers == a_team else 1]
+    side = pair.sides[_side(declarers, a_team)]
     side.bids += 1
     side.made += bool(result.made)
     if result.kaboot is not None:
-        pair.sides[0 if result.kaboot == a_team else 1].kaboots += 1
-
-
-class _Timed:
-    """A bot whose thinking time is counted into one side's figures."""
-
-    def __init__(self, bot: Bot, side: SideStats) -> None:
-        self.bot = bot
-        self.side = side
-        self.name = bot.name
-
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        start = time.perf_counter()
-        action = self.bot.choose(view, legal)
-        self.side.decision_seconds += time.perf_counter() - start
-        self.side.decisions += 1
-        return action
+        pair.sides[_side(result.kaboot, a_team)].kaboots += 1
 
 
 def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
@@ -157,24 +154,27 @@ def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
     rules = config.rules if config.rules is not None else Rules.random(random.Random(seed))
     pair = PairResult()
     for game, a_team in enumerate((Team.NS, Team.EW), 1):
-        bots: dict[Seat, Bot] = {}
-        for seat in Seat:
-            ours = seat.team == a_team
-            bot = make_bot(
-                config.bot_a if ours else config.bot_b,
+        bots = {
+            seat: make_bot(
+                config.bot_a if seat.team == a_team else config.bot_b,
                 random.Random(seed * 8 + game * 4 + int(seat)),
             )
-            bots[seat] = _Timed(bot, pair.sides[0 if ours else 1])
+            for seat in Seat
+        }
+        timer = BotTimer(key=_side_key(a_team))
         if config.hands:
-            hand = play_hand(Hand.new(rng=random.Random(seed), rules=rules), bots)
+            hand = play_hand(Hand.new(rng=random.Random(seed), rules=rules), bots, timer)
             _count_hand(hand.result(), a_team, pair)
             played: Hand | Match = hand
         else:
-            match = play_match(Match.new(rng=random.Random(seed), rules=rules), bots)
+            match = play_match(Match.new(rng=random.Random(seed), rules=rules), bots, timer)
             for result in match.results:
                 _count_hand(result, a_team, pair)
-            pair.sides[0 if match.winner == a_team else 1].match_wins += 1
+            pair.sides[_side(match.winner, a_team)].match_wins += 1
             played = match
+        for number, side in enumerate(pair.sides):
+            side.decision_seconds += timer.seconds.get(number, 0.0)
+            side.decisions += timer.decisions.get(number, 0)
         if config.out is not None:
             _write_record(config, played, bots, index, game, seed)
     return pair
@@ -385,9 +385,7 @@ class ArenaSummary:
                 "made_rate": side.made / side.bids if side.bids else 0.0,
                 "kaboots": side.kaboots,
                 "decisions": side.decisions,
-                "ms_per_decision": 1000 * side.decision_seconds / side.decisions
-                if side.decisions
-                else 0.0,
+                "ms_per_decision": 1000 * side.seconds_per_decision,
             }
         return {
             "mode": "hands" if self.config.hands else "matches",

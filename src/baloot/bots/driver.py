@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from baloot.core.actions import Action
@@ -24,26 +24,34 @@ from baloot.core.seats import Seat
 from baloot.table.players import Bot, bot_action
 
 
+def _by_name(seat: Seat, bot: Bot) -> Hashable:
+    """What a :class:`BotTimer` counts a decision under by default: the bot's name."""
+    return bot.name
+
+
 @dataclass
 class BotTimer:
-    """Thinking time and decisions per bot name."""
+    """Thinking time and decisions per bot name, or per what ``key`` makes of the seat and
+    its bot (the arena counts by side, since both sides may be the same bot)."""
 
-    seconds: dict[str, float] = field(default_factory=dict)
-    decisions: dict[str, int] = field(default_factory=dict)
+    seconds: dict[Hashable, float] = field(default_factory=dict)
+    decisions: dict[Hashable, int] = field(default_factory=dict)
+    key: Callable[[Seat, Bot], Hashable] = _by_name
 
-    def add(self, name: str, seconds: float) -> None:
-        """Count one decision of ``name`` that took ``seconds``."""
-        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
-        self.decisions[name] = self.decisions.get(name, 0) + 1
+    def add(self, key: Hashable, seconds: float) -> None:
+        """Count one decision that took ``seconds`` under ``key``."""
+        self.seconds[key] = self.seconds.get(key, 0.0) + seconds
+        self.decisions[key] = self.decisions.get(key, 0) + 1
 
-    def mean(self, name: str) -> float:
-        """Mean seconds per decision of ``name`` (0 if it never decided)."""
-        count = self.decisions.get(name, 0)
-        return self.seconds.get(name, 0.0) / count if count else 0.0
+    def mean(self, key: Hashable) -> float:
+        """Mean seconds per decision under ``key`` (0 if there was none)."""
+        count = self.decisions.get(key, 0)
+        return self.seconds.get(key, 0.0) / count if count else 0.0
 
 
 def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) -> Action:
-    """Ask the bot of the seat to act in ``hand`` for its decision, checked and announced."""
+    """Ask the bot of the seat to act in ``hand`` for its decision, checked and announced;
+    ``timer`` counts the time it took."""
     seat = hand.to_act
     if seat is None:
         raise IllegalActionError.of("hand_over")
@@ -51,7 +59,7 @@ def choose(hand: Hand, bots: Mapping[Seat, Bot], timer: BotTimer | None = None) 
     start = time.perf_counter()
     action = bot_action(hand, bot)
     if timer is not None:
-        timer.add(bot.name, time.perf_counter() - start)
+        timer.add(timer.key(seat, bot), time.perf_counter() - start)
     return action
 
 

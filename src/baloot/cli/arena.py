@@ -176,7 +176,7 @@ def render(summary: ArenaSummary, jobs: int) -> Table:
     table.add_row("kaboots", *(f"{s.kaboots}" for s in (a, b)))
     table.add_row(
         "ms per decision",
-        *(f"{1000 * s.decision_seconds / max(1, s.decisions):.3f}" for s in (a, b)),
+        *(f"{1000 * s.seconds_per_decision:.3f}" for s in (a, b)),
     )
     table.caption = (
         f"{summary.seconds:.1f} s on {jobs} job{'s' if jobs > 1 else ''}: "

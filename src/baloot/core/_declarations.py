@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from baloot.core import _lookup as T
 from baloot.core._state import HOKUM, SUN, HandState
-from baloot.core.actions import Action, Claim, Verb
+from baloot.core.actions import Action
 from baloot.core.projects import Project, ProjectKind, may_hold_project, reading
-from baloot.core.seats import SEATS
 
 
 class Declarations(HandState):
@@ -58,9 +57,9 @@ class Declarations(HandState):
             if projects[0].kind == projects[1].kind:
                 subsets.pop()
         best = self._best_declared()
-        seat = SEATS[s]
+        declare = T.DECLARE[s]
         options = {
-            Action(seat, Verb.DECLARE, claims=tuple(Claim(p.kind) for p in subset))
+            declare[tuple(p.kind for p in subset)]
             for subset in subsets
             if best is None or not self._project_key(subset[0]) < best
         }

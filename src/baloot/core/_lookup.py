@@ -6,12 +6,14 @@ few bit operations and table look-ups, with no allocation of new action objects.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Final
 
-from baloot.core.actions import Action, Verb
+from baloot.core.actions import Action, Claim, Verb
 from baloot.core.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
 from baloot.core.cards import PLAIN_ABOVE as PLAIN_ABOVE
 from baloot.core.cards import TRUMP_ABOVE as TRUMP_ABOVE
+from baloot.core.projects import ProjectKind
 from baloot.core.seats import SEATS
 
 SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
@@ -46,6 +48,14 @@ TRIPLE: Final = tuple(Action(seat, Verb.TRIPLE) for seat in SEATS)
 FOUR_OPEN: Final = tuple(Action(seat, Verb.FOUR, locked=False) for seat in SEATS)
 FOUR_LOCKED: Final = tuple(Action(seat, Verb.FOUR, locked=True) for seat in SEATS)
 GAHWA: Final = tuple(Action(seat, Verb.GAHWA) for seat in SEATS)
+#: For each seat, its ``declare`` of one project kind or of two, by the kinds in order.
+DECLARE: Final = tuple(
+    {
+        kinds: Action(seat, Verb.DECLARE, claims=tuple(Claim(k) for k in kinds))
+        for kinds in (*((k,) for k in ProjectKind), *product(ProjectKind, repeat=2))
+    }
+    for seat in SEATS
+)
 
 #: For each seat, suit and byte of a suit's bits: the plays of those cards, high card first.
 PLAY_BY_BYTE: Final = tuple(

@@ -7,13 +7,13 @@ change is named in :data:`MUTABLE`; the snapshot taken before each action holds 
 
 from __future__ import annotations
 
-from operator import attrgetter
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import Project
-from baloot.core.rules import CLASSIC, Rules
+from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
 
@@ -38,13 +38,37 @@ MUTABLE: Final = (
     "_step", "_trick_no", "_leader", "_trick", "_win_seat", "_win_card", "_ekka", "_gone",
     "_won", "_tricks", "_declared", "_last_team", "_bid_length",
 )  # fmt: skip
-snapshot: Final = attrgetter(*MUTABLE)
 #: The fields a card play can change: plays are most actions, so their snapshot is smaller.
 PLAY_MUTABLE: Final = (
     "_phase", "_to_act", "_hands", "_trick", "_win_seat", "_win_card", "_ekka", "_gone",
     "_won", "_tricks", "_trick_no", "_leader", "_last_team",
 )  # fmt: skip
-play_snapshot: Final = attrgetter(*PLAY_MUTABLE)
+
+Snapshot = tuple[object, ...]
+
+
+def _accessors(
+    names: tuple[str, ...],
+) -> tuple[Callable[[HandState], Snapshot], Callable[[HandState, Snapshot], None]]:
+    """A function that reads the fields ``names`` of a hand into a tuple, and one that writes
+    such a tuple back.
+
+    They are compiled from the names, as :mod:`dataclasses` compiles an ``__init__``, so that
+    each field is a plain attribute access of the hot path: ``operator.attrgetter`` and
+    ``setattr`` look every name up in the class hierarchy, which is slower and varies with
+    how the interpreter's type cache happens to be laid out.
+    """
+    fields = "".join(f"hand.{name}, " for name in names)
+    source = (
+        f"def read(hand):\n    return ({fields})\ndef write(hand, saved):\n    {fields}= saved\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<accessors of {len(names)} hand fields>", "exec"), namespace)
+    return namespace["read"], namespace["write"]
+
+
+snapshot, restore = _accessors(MUTABLE)
+play_snapshot, play_restore = _accessors(PLAY_MUTABLE)
 
 
 class HandState:
@@ -105,13 +129,13 @@ class HandState:
         self,
         indices: tuple[int, ...],
         dealer: Seat | str,
-        rules: Rules | None,
+        rules: Rules,
         score_before: tuple[int, int],
     ) -> None:
         self._deck = indices
         self._dealer = int(Seat.coerce(dealer, "dealer"))
-        self._rules = CLASSIC if rules is None else rules
-        self._score_before = (int(score_before[0]), int(score_before[1]))
+        self._rules = rules
+        self._score_before = score_before
         self._p1 = p1 = (self._dealer + 1) & 3
         self._order = tuple((p1 + i) & 3 for i in range(4))
         first5 = [0, 0, 0, 0]

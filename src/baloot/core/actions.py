@@ -53,6 +53,12 @@ class Claim:
     kind: ProjectKind
     cards: CardSet | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, ProjectKind):
+            raise _wrong_type("a claim's kind", "a ProjectKind", self.kind)
+        if self.cards is not None and not isinstance(self.cards, CardSet):
+            raise _wrong_type("a claim's cards", "a CardSet or None", self.cards)
+
     def __str__(self) -> str:
         if self.cards is None:
             return self.kind.word
@@ -87,12 +93,17 @@ class Action:
 
     ``locked`` is set for a Hokum ``double``/``four`` (True = locked, False = open) and None
     otherwise; ``ekka`` and ``baloot`` only go with ``play``; ``claims`` only with ``declare``.
-    Any other combination is a :class:`NotationError`.
+    Any other combination is a :class:`NotationError`; a field of the wrong type (a seat
+    that is not a :class:`Seat`, a verb that is not a :class:`Verb`…) is a TypeError.
 
     >>> Action(Seat.N, Verb.PLAY)
     Traceback (most recent call last):
     ...
     baloot.NotationError: play needs card
+    >>> Action("N", Verb.PASS)
+    Traceback (most recent call last):
+    ...
+    TypeError: an action's seat must be a Seat, not str 'N'
     """
 
     seat: Seat
@@ -105,7 +116,21 @@ class Action:
     claims: tuple[Claim, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.seat, Seat):
+            raise _wrong_type("an action's seat", "a Seat", self.seat)
         verb = self.verb
+        if not isinstance(verb, Verb):
+            raise _wrong_type("an action's verb", "a Verb", verb)
+        if self.card is not None and not isinstance(self.card, Card):
+            raise _wrong_type("an action's card", "a Card or None", self.card)
+        if self.suit is not None and not isinstance(self.suit, Suit):
+            raise _wrong_type("an action's suit", "a Suit or None", self.suit)
+        claims = self.claims
+        if not isinstance(claims, tuple):
+            raise _wrong_type("an action's claims", "a tuple of Claim", claims)
+        for claim in claims:
+            if not isinstance(claim, Claim):
+                raise _wrong_type("an action's claims", "a tuple of Claim", claims)
         for needed, present, what in (
             (verb is Verb.PLAY, self.card is not None, "card"),
             (verb is Verb.TRUMP, self.suit is not None, "suit"),
@@ -149,17 +174,27 @@ class Action:
         ...
         baloot.NotationError: "N play": play needs a card
         """
-        words = text.split("#", 1)[0].split()
-        if not words:
-            raise NotationError("empty action")
-        seat = Seat.parse(words[0])
-        if len(words) < 2:
-            raise NotationError(f'"{text}": no verb after the seat')
-        return parse_after_seat(seat, words[1:], text)
+        words = action_words(text)
+        return parse_after_seat(Seat.parse(words[0]), words[1:], text)
+
+
+def action_words(text: str) -> list[str]:
+    """The words of an action's text, a ``#`` comment left out; a NotationError if none."""
+    words = text.split("#", 1)[0].split()
+    if not words:
+        raise NotationError("empty action")
+    return words
+
+
+def _wrong_type(what: str, expected: str, value: object) -> TypeError:
+    """The one-line error of a field given a value of the wrong type."""
+    return TypeError(f"{what} must be {expected}, not {type(value).__name__} {value!r}")
 
 
 def parse_after_seat(seat: Seat, words: list[str], text: str) -> Action:
     """Read the verb and its arguments of an action whose seat is already read."""
+    if not words:
+        raise NotationError(f'"{text}": no verb after the seat')
     verb = _VERB_BY_WORD.get(words[0])
     if verb is None:
         raise NotationError(f'"{text}": unknown verb {words[0]!r}')

@@ -25,51 +25,41 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Final
 
 from baloot.core._bidding import Bidding
+from baloot.core._outcome import Results
 from baloot.core._play import Play
 from baloot.core._state import (
     DOUBLING,
     HOKUM,
-    MUTABLE,
     NAMING,
     OVER,
     PLAY_MUTABLE,
     PLAYING,
     SUN,
     HandState,
+    play_restore,
     play_snapshot,
+    restore,
 )
-from baloot.core.actions import Action, Verb, parse_after_seat
-from baloot.core.cards import CARDS, Card, CardSet, Suit, card_points, trick_winner
+from baloot.core.actions import Action, Verb, action_words, parse_after_seat
+from baloot.core.cards import CARDS, Card, CardSet
 from baloot.core.errors import IllegalActionError, NotationError
-from baloot.core.projects import Project, ProjectKind
+from baloot.core.projects import Project
 from baloot.core.reasons import Reason
-from baloot.core.rules import Rules
-from baloot.core.scoring import HandResult, score_hand
-from baloot.core.seats import SEATS, Seat, Team
-from baloot.core.vocabulary import (
-    Contract,
-    ContractKind,
-    Level,
-    Outcome,
-    Phase,
-    Question,
-    ShownProject,
-    Trick,
-)
-
-_SUITS: Final = tuple(Suit)
-_LAST_TRICK_BONUS: Final = 10
+from baloot.core.rules import CLASSIC, Rules
+from baloot.core.seats import SEATS, Seat
+from baloot.core.vocabulary import Contract, Phase, Question
 
 
-class Hand(Bidding, Play):
+class Hand(Bidding, Play, Results):
     """One deal, from the first bid to the last trick.
 
     Seats and cards are plain ints inside (seat = place in play order from N, card = mask bit)
     so that the hot path is bit arithmetic; the public methods speak :class:`Seat`,
-    :class:`Card` and :class:`Action`.
+    :class:`Card` and :class:`Action`. The rules are its private bases: the auction
+    (``_bidding``), the play and the declarations (``_play``, ``_declarations``), and what
+    the hand comes to: tricks, points and its result (``_outcome``).
     """
 
     __slots__ = ()
@@ -86,7 +76,7 @@ class Hand(Bidding, Play):
         indices = tuple(c.index for c in deck)
         if len(indices) != 32 or len(set(indices)) != 32:
             raise NotationError("a deck is 32 distinct cards")
-        self._setup(indices, dealer, _checked_rules(rules), _checked_score(score_before))
+        self._setup(indices, dealer, checked_rules(rules), checked_score(score_before))
 
     @classmethod
     def new(
@@ -103,10 +93,9 @@ class Hand(Bidding, Play):
         ...
         TypeError: dealer must be a Seat or one of 'N', 'W', 'S', 'E', not int 4
         """
-        if rng is not None and not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+        rng = checked_rng(rng)
         seat = Seat.coerce(dealer, "dealer")
-        checked, before = _checked_rules(rules), _checked_score(score_before)
+        checked, before = checked_rules(rules), checked_score(score_before)
         hand = cls.__new__(cls)
         hand._setup(_shuffled(rng if rng is not None else random.Random()), seat, checked, before)
         return hand
@@ -202,32 +191,6 @@ class Hand(Bidding, Play):
         """
         return self._question()
 
-    def tricks(self) -> tuple[Trick, ...]:
-        """Every trick begun, in order: leader, plays with their words, winner, card points.
-
-        The one place where the play history is grouped into tricks (R9.2); the last trick's
-        points include its 10.
-        """
-        trump = self._trump if self._kind == HOKUM else None
-        trump_suit = None if trump is None else _SUITS[trump]
-        tricks: list[Trick] = []
-        plays: list[Action] = []
-        for action in self._actions:
-            if action.card is None:
-                continue
-            plays.append(action)
-            if len(plays) == 4:
-                cards = [p.card for p in plays if p.card is not None]
-                winner = plays[trick_winner(cards, trump_suit)].seat
-                points = card_points(sum(c.bit for c in cards), trump)
-                if len(tricks) == 7:
-                    points += _LAST_TRICK_BONUS
-                tricks.append(Trick(plays[0].seat, tuple(plays), winner, points))
-                plays = []
-        if plays:
-            tricks.append(Trick(plays[0].seat, tuple(plays), None, 0))
-        return tuple(tricks)
-
     @property
     def bidding_length(self) -> int | None:
         """How many of the actions were bidding (trump naming included), once it is over."""
@@ -279,16 +242,7 @@ class Hand(Bidding, Play):
     @property
     def contract(self) -> Contract | None:
         """The contract once the bidding is over (the level grows during doubling)."""
-        if self._kind == 0:
-            return None
-        return Contract(
-            ContractKind.HOKUM if self._kind == HOKUM else ContractKind.SUN,
-            None if self._kind == SUN else _SUITS[self._trump],
-            SEATS[self._declarer],
-            Level(self._level),
-            self._locked,
-            SEATS[self._doubler] if self._doubler >= 0 else None,
-        )
+        return self._contract()
 
     def projects(self, seat: Seat | str) -> tuple[Project, ...]:
         """The projects in ``seat``'s complete hand (R10.4), strongest first."""
@@ -315,16 +269,6 @@ class Hand(Bidding, Play):
         if card is not None and not action.baloot and self._baloot_due(action.seat, card.index):
             return dataclasses.replace(action, baloot=True)
         return action
-
-    def shown_projects(self) -> tuple[ShownProject, ...]:
-        """The projects shown at the second trick (R10.5), with the seats that held them:
-        every project of both players of the team holding the best declared project; empty
-        before the first trick ends."""
-        winner = self._project_winner()
-        if self._trick_no == 0 or winner < 0:
-            return ()
-        team = winner & 1
-        return tuple(ShownProject(SEATS[s], p) for s in (team, team + 2) for p in self._reading(s))
 
     def play_restriction(self) -> Reason | None:
         """Why the seat to act may not play every card it holds, under the rules in force
@@ -369,9 +313,10 @@ class Hand(Bidding, Play):
         if not self._stack:
             raise IllegalActionError.of("nothing_to_undo")
         saved = self._stack.pop()
-        names = PLAY_MUTABLE if len(saved) == len(PLAY_MUTABLE) else MUTABLE
-        for name, value in zip(names, saved, strict=True):
-            setattr(self, name, value)
+        if len(saved) == len(PLAY_MUTABLE):
+            play_restore(self, saved)
+        else:
+            restore(self, saved)
         self._legal = None
         self._legal_mask = -1
         if self._kind == 0:
@@ -455,16 +400,12 @@ class Hand(Bidding, Play):
         """
         if not isinstance(text, str):
             raise TypeError(f"an action's text is a str, not {type(text).__name__}")
-        words = text.split("#", 1)[0].split()
-        if not words:
-            raise NotationError("empty action")
+        words = action_words(text)
         seat = Seat.parse(words[0])
         if self._phase is OVER:
             raise IllegalActionError.of("hand_over", text)
         if seat != self._to_act:
             raise IllegalActionError.of("not_your_turn", text, seat=SEATS[self._to_act].name)
-        if len(words) < 2:
-            raise NotationError(f'"{text}": no verb after the seat')
         return parse_after_seat(seat, words[1:], text)
 
     def _as_action(self, action: Action | str) -> Action:
@@ -527,89 +468,6 @@ class Hand(Bidding, Play):
         else:
             self._apply_bid(s, verb)
 
-    def card_points(self) -> tuple[int, int]:
-        """Card points (NS, EW) of the tricks taken so far, with the last-trick 10 at the end."""
-        trump = self._trump if self._kind == HOKUM else None
-        points = [card_points(self._won[0], trump), card_points(self._won[1], trump)]
-        if self._last_team >= 0:
-            points[self._last_team] += _LAST_TRICK_BONUS
-        return (points[0], points[1])
-
-    def result(self) -> HandResult:
-        """The hand's outcome so far: contract, tricks, card points, projects, Baloot, score."""
-        dealer = SEATS[self._dealer]
-        declared = tuple(None if d is None else tuple(p.kind for p in d) for d in self._declared)
-        if self._phase is OVER and self._kind == 0:
-            kawesh = self._actions[-1].seat if self._kawesh else None
-            return HandResult(
-                outcome=Outcome.ANNULLED,
-                dealer=dealer,
-                contract=None,
-                tricks=(0, 0),
-                card_points=(0, 0),
-                score=(0, 0),
-                declared=declared,
-                kawesh=kawesh,
-            )
-        if self._phase is not OVER:
-            return HandResult(
-                outcome=Outcome.IN_PROGRESS,
-                dealer=dealer,
-                contract=None if self._phase.is_bidding else self.contract,
-                tricks=self._tricks,
-                card_points=self.card_points(),
-                declared=declared,
-            )
-        return self._played_result(dealer, declared)
-
-    def _played_result(
-        self, dealer: Seat, declared: tuple[tuple[ProjectKind, ...] | None, ...]
-    ) -> HandResult:
-        """R10–R12 applied to a hand played to its end."""
-        shown = self.shown_projects()
-        winner_seat = self._project_winner()
-        team = None if winner_seat < 0 else Team(winner_seat & 1)
-        projects: list[tuple[Project, ...]] = [(), ()]
-        if team is not None:
-            projects[team] = tuple(s.project for s in shown)
-        sun = self._kind == SUN
-        points = sum(p.kind.game_points(sun) for p in projects[team]) if team is not None else 0
-        raw = sum(p.kind.raw for p in projects[team]) if team is not None else 0
-        baloot = [0, 0]
-        holder = self._baloot_seat(-1 if team is None else int(team))
-        if holder >= 0:
-            baloot[holder & 1] = 2
-        cards = self.card_points()
-        sheet = score_hand(
-            self._rules,
-            sun=sun,
-            declarers=Team(self._declarer & 1),
-            level=self._level,
-            card_points=cards,
-            tricks=self._tricks,
-            project_team=team,
-            project_points=points,
-            project_raw=raw,
-            baloot=(baloot[0], baloot[1]),
-        )
-        return HandResult(
-            outcome=Outcome.PLAYED,
-            dealer=dealer,
-            contract=self.contract,
-            tricks=self._tricks,
-            card_points=cards,
-            projects=(projects[0], projects[1]),
-            shown=shown,
-            declared=declared,
-            baloot=(baloot[0], baloot[1]),
-            baloot_holder=SEATS[holder] if holder >= 0 else None,
-            made=sheet.made,
-            kaboot=sheet.kaboot,
-            score=sheet.score,
-            scoring=sheet,
-            gahwa_winner=sheet.winner if self._level == Level.GAHWA else None,
-        )
-
     @property
     def next_dealer(self) -> Seat:
         """Who deals next (R1.4, #9): P1, except after Kawesh with ``kawesh_same_dealer``."""
@@ -642,14 +500,24 @@ def _seat(seat: Seat | str) -> int:
     return int(Seat.coerce(seat))
 
 
-def _checked_rules(rules: Rules | None) -> Rules | None:
-    if rules is not None and not isinstance(rules, Rules):
+def checked_rng(rng: random.Random | None) -> random.Random | None:
+    """A hand's or a match's generator: a :class:`random.Random` or None (TypeError else)."""
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    return rng
+
+
+def checked_rules(rules: Rules | None) -> Rules:
+    """A hand's or a match's rules: a :class:`Rules` value, or None for ``classic``."""
+    if rules is None:
+        return CLASSIC
+    if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
     return rules
 
 
-def _checked_score(score: tuple[int, int]) -> tuple[int, int]:
-    """Match totals before a hand: two whole numbers, not negative."""
+def checked_score(score: tuple[int, int]) -> tuple[int, int]:
+    """Match totals before a hand or a match: two whole numbers, not negative."""
     if (
         not isinstance(score, tuple | list)
         or len(score) != 2

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from baloot.core.actions import Action
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError
-from baloot.core.hand import Hand
-from baloot.core.rules import CLASSIC, Rules
+from baloot.core.hand import Hand, checked_rng, checked_rules, checked_score
+from baloot.core.rules import Rules
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
 
@@ -54,14 +54,10 @@ class Match:
         score_before: tuple[int, int] = (0, 0),
         auto_deal: bool = True,
     ) -> None:
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
-        if rng is not None and not isinstance(rng, random.Random):
-            raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-        self.rules = CLASSIC if rules is None else rules
-        self.rng = rng
+        self.rules = checked_rules(rules)
+        self.rng = checked_rng(rng)
         self.auto_deal = auto_deal
-        self.score_before = (int(score_before[0]), int(score_before[1]))
+        self.score_before = checked_score(score_before)
         self.first_dealer = Seat.coerce(dealer, "dealer")
         self.hands: list[Hand] = []
         self._undealt: list[tuple[Card, ...]] = []

@@ -14,11 +14,19 @@ scored projects, Baloot) and applies R12 under the rules' flags. Worked example 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from baloot.core.projects import Project, ProjectKind
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, DecidedBy, Level, Outcome, Rounding, ShownProject
+
+#: The game points of all a hand's cards once converted (R12.4): Sun, Hokum.
+SUN_HAND: Final = 26
+HOKUM_HAND: Final = 16
+#: What an Al-kaboot writes before doubling and projects (R12.8): Sun, Hokum.
+SUN_KABOOT: Final = 44
+HOKUM_KABOOT: Final = 25
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,7 +88,7 @@ def counting_team(declarers: Team, level: int) -> Team:
     >>> counting_team(Team.EW, 1), counting_team(Team.EW, 2)
     (<Team.NS: 0>, <Team.EW: 1>)
     """
-    return declarers if level in (2, 4) else declarers.other
+    return declarers if level in (Level.DOUBLE, Level.FOUR) else declarers.other
 
 
 def round_hokum(points: int) -> int:
@@ -123,7 +131,7 @@ def card_game_points(
     """Both teams' card game points, converting only the counting team's (R12.4, #30)."""
     if sun:
         counted = round_sun(card_points[counting])
-        total = 26
+        total = SUN_HAND
     elif rules.hokum_pair_rounding:
         ns, ew = (round_hokum(p) for p in card_points)
         if ns + ew == 17:
@@ -132,7 +140,7 @@ def card_game_points(
         return (ns, ew)
     else:
         counted = round_hokum(card_points[counting])
-        total = 16
+        total = HOKUM_HAND
     return (counted, total - counted) if counting == Team.NS else (total - counted, counted)
 
 
@@ -146,6 +154,18 @@ def _tie_winner(sun: bool, declarers: Team, counting: Team, counted_points: int)
     if 2 <= digit <= 5:
         return counting
     return declarers if digit == 1 else counting.other
+
+
+def doubling_factor(sun: bool, level: int) -> int:
+    """R12.7: how doubling multiplies what the winner of a hand writes: a doubled Sun ×2, a
+    Hokum by its level.
+
+    >>> doubling_factor(True, 2), doubling_factor(False, 3), doubling_factor(False, 1)
+    (2, 3, 1)
+    """
+    if level == Level.SINGLE:
+        return 1
+    return 2 if sun else level
 
 
 def project_multiplier(rules: Rules, level: int) -> int:
@@ -184,7 +204,7 @@ def score_hand(
     of each team.
     """
     counting = counting_team(declarers, level)
-    doubled = level > 1
+    factor = project_multiplier(rules, min(level, Level.FOUR))
     if 8 in tricks:
         return _score_kaboot(
             rules,
@@ -195,12 +215,14 @@ def score_hand(
             Team(tricks.index(8)),
             project_team,
             project_points,
+            factor,
             baloot,
         )
     cgp = card_game_points(rules, sun, counting, card_points)
     gp = tuple(cgp[t] + (project_points if project_team == t else 0) + baloot[t] for t in Team)
     game_points = (gp[0], gp[1])
-    last_caller = counting.other
+    # R12.6 (``doubled_exact_tie``): an exact tie of a doubled hand may go against the last caller.
+    last_caller_loses = level > Level.SINGLE and rules.doubled_exact_tie == "last_caller_loses"
     tie_digit = None
     if rules.win_comparison == "raw_points":
         raw = [
@@ -211,17 +233,12 @@ def score_hand(
             winner = max(Team, key=lambda t: raw[t])
             decided_by = DecidedBy.RAW_POINTS
         else:
-            tied_loser = (
-                last_caller
-                if doubled and rules.doubled_exact_tie == "last_caller_loses"
-                else declarers.other
-            )
-            winner = tied_loser.other
+            winner = counting if last_caller_loses else declarers
             decided_by = DecidedBy.RAW_TIE
     elif game_points[0] != game_points[1]:
         winner = Team.NS if game_points[0] > game_points[1] else Team.EW
         decided_by = DecidedBy.GAME_POINTS
-    elif doubled and rules.doubled_exact_tie == "last_caller_loses":
+    elif last_caller_loses:
         winner = counting
         decided_by = DecidedBy.LAST_CALLER
     else:
@@ -229,7 +246,8 @@ def score_hand(
         decided_by = DecidedBy.TIE_DIGIT
         tie_digit = card_points[counting] % 10
     made = winner == declarers
-    written, kept = _written(rules, sun, level, winner, made, game_points, project_points, baloot)
+    projects = project_points * factor
+    written, kept = _written(rules, sun, level, winner, made, game_points, projects, baloot)
     return HandScore(
         counting_team=counting,
         card_game_points=cgp,
@@ -241,7 +259,7 @@ def score_hand(
         decided_by=decided_by,
         tie_digit=tie_digit,
         rounding=rounding(rules, sun),
-        project_factor=project_multiplier(rules, min(level, Level.FOUR)),
+        project_factor=factor,
         baloot_written=kept,
     )
 
@@ -253,25 +271,38 @@ def _written(
     winner: Team,
     made: bool,
     game_points: tuple[int, int],
-    project_points: int,
+    projects: int,
     baloot: tuple[int, int],
 ) -> tuple[tuple[int, int], tuple[int, int]]:
-    """R12.7: what each team writes, and the Baloot points within it (#34)."""
+    """R12.7: what each team writes, and the Baloot points within it (#34); ``projects`` are
+    the game points of the scored projects, already multiplied."""
     if level == Level.GAHWA:
         return (0, 0), (0, 0)
-    if level == 1 and made:
+    if level == Level.SINGLE and made:
         return game_points, baloot
-    base = (26 if sun else 16) * (1 if level == 1 else 2 if sun else level)
+    kept = _baloot_written(rules, winner, baloot, kaboot=False)
+    whole = (SUN_HAND if sun else HOKUM_HAND) * doubling_factor(sun, level)
+    return _plus(kept, winner, whole + projects), kept
+
+
+def _baloot_written(
+    rules: Rules, winner: Team, baloot: tuple[int, int], *, kaboot: bool
+) -> tuple[int, int]:
+    """The Baloot points each team writes when ``winner`` takes a lost or doubled hand, or an
+    Al-kaboot (R12.7, R12.8, #34): the winner its own; under ``baloot_on_loss`` "transfer"
+    the loser's too (not in an Al-kaboot), under "keep" the loser keeps its own."""
     kept = [0, 0]
-    if rules.baloot_on_loss == "transfer":
-        kept[winner] = baloot[0] + baloot[1]
-    else:
-        kept[winner] = baloot[winner]
-        if rules.baloot_on_loss == "keep":
-            kept[winner.other] = baloot[winner.other]
-    written = [kept[0], kept[1]]
-    written[winner] += base + project_points * project_multiplier(rules, level)
-    return (written[0], written[1]), (kept[0], kept[1])
+    kept[winner] = baloot[winner]
+    if rules.baloot_on_loss == "transfer" and not kaboot:
+        kept[winner] += baloot[winner.other]
+    elif rules.baloot_on_loss == "keep":
+        kept[winner.other] = baloot[winner.other]
+    return (kept[0], kept[1])
+
+
+def _plus(points: tuple[int, int], team: Team, extra: int) -> tuple[int, int]:
+    """``points`` with ``extra`` added to ``team``'s."""
+    return (points[0] + extra, points[1]) if team == Team.NS else (points[0], points[1] + extra)
 
 
 def _score_kaboot(
@@ -283,26 +314,23 @@ def _score_kaboot(
     kabooter: Team,
     project_team: Team | None,
     project_points: int,
+    factor: int,
     baloot: tuple[int, int],
 ) -> HandScore:
-    """R12.8 Al-kaboot: the team that took all eight tricks."""
+    """R12.8 Al-kaboot: the team that took all eight tricks; ``factor`` multiplies the
+    projects' game points (:func:`project_multiplier`)."""
     zero = (0, 0)
     written, kept = zero, zero
     if level != Level.GAHWA:
-        base = 44 if sun else 25
-        if level > 1 and rules.kaboot_multiplied:
-            base *= 2 if sun else level
+        base = SUN_KABOOT if sun else HOKUM_KABOOT
+        if rules.kaboot_multiplied:
+            base *= doubling_factor(sun, level)
         if rules.kaboot_projects == "all" or (
             rules.kaboot_projects == "own_scored" and project_team == kabooter
         ):
-            base += project_points * project_multiplier(rules, level)
-        points = [0, 0]
-        points[kabooter] = baloot[kabooter]
-        if rules.baloot_on_loss == "keep":
-            points[kabooter.other] = baloot[kabooter.other]
-        kept = (points[0], points[1])
-        points[kabooter] += base
-        written = (points[0], points[1])
+            base += project_points * factor
+        kept = _baloot_written(rules, kabooter, baloot, kaboot=True)
+        written = _plus(kept, kabooter, base)
     return HandScore(
         counting_team=counting,
         card_game_points=zero,
@@ -312,6 +340,6 @@ def _score_kaboot(
         kaboot=kabooter,
         score=written,
         decided_by=DecidedBy.KABOOT,
-        project_factor=project_multiplier(rules, min(level, Level.FOUR)),
+        project_factor=factor,
         baloot_written=kept,
     )

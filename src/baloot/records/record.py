@@ -40,6 +40,8 @@ SHOWN_LENGTH: Final = 60
 """The most characters of a value that an error message echoes (then an ellipsis)."""
 METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
 _HAND_KEYS: Final = ("dealer", "deck", "actions")
+NO_HANDS: Final = "a record has at least one hand"
+"""The error of a record without hands (``loads`` refuses one; one built by hand may have none)."""
 
 
 @dataclass
@@ -94,6 +96,8 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         """The record as the mapping its TOML or JSON holds."""
+        if not self.hands:
+            raise RecordError(NO_HANDS)
         out: dict[str, Any] = {"format": FORMAT, "rules": rules_json(self.rules, self.preset)}
         out.update(self.metadata)
         if self.score_before is not None:

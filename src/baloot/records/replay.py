@@ -24,7 +24,7 @@ from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Team
-from baloot.records.record import Record
+from baloot.records.record import NO_HANDS, Record
 from baloot.records.summary import hand_json, teams_json
 
 
@@ -117,8 +117,11 @@ def replay(record: Record) -> Replay:
 
     Raises :class:`ReplayError` for an illegal action (the hands after it are not replayed)
     and :class:`RecordError` for a record that cannot be a real one: a hand after the match
-    was won or after a hand still in progress, a wrong dealer, a decided ``score_before``.
+    was won or after a hand still in progress, a wrong dealer, a decided ``score_before``,
+    no hand at all (a :class:`Record` built by hand: ``loads`` refuses an empty one).
     """
+    if not record.hands:
+        raise RecordError(NO_HANDS)
     match = Match(record.rules, record.hands[0].dealer, None, record.score_before or (0, 0))
     if match.is_over:
         raise RecordError("score_before has already decided the match")

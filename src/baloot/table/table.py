@@ -137,21 +137,15 @@ class Table:
         """A match record continued: its hands replayed (a :class:`RecordError` or
         :class:`ReplayError` if it does not replay), its players seated, and further hands
         dealt from ``random.Random(seed)`` as the match would have dealt them."""
-        replay(record)
+        match = replay(record).match
         players_text = record.metadata.get("players", {})
         players = {
             seat: Player.parse(str(players_text.get(seat.name, "bot:heuristic"))) for seat in Seat
         }
         rng = random.Random(seed)
-        first = record.hands[0].dealer
-        match = Match(record.rules, first, None, record.score_before or (0, 0), auto_deal=False)
-        for entry in record.hands:
-            shuffled_deck(rng)  # the deck this hand had, drawn so that later decks follow
-            match.deal(entry.deck, entry.dealer)
-            for text in entry.actions:
-                if text.split("#", 1)[0].strip():
-                    match.apply(text)
-        match.rng = rng
+        for _ in record.hands:
+            shuffled_deck(rng)  # the decks those hands had, drawn so that later decks follow
+        match.rng, match.auto_deal = rng, False
         return cls(match, players, bots, seed)
 
     # ------------------------------------------------------------------ what is going on
