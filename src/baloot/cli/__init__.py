@@ -58,7 +58,12 @@ _EPILOG = {
   baloot play                          you sit South against three heuristic bots
   baloot play --seed 7 --lang ar       a reproducible match, in Arabic
   baloot play --seat N --bots W=random,S=heuristic,E=random --save match.baloot
-  baloot play --rules federation --rule must_undertrump=true""",
+  baloot play --rules federation --rule must_undertrump=true
+  baloot play --auto --save friday.baloot   a forced card plays itself; keep the match
+  baloot play --resume friday.baloot        go on with a saved or interrupted match
+
+while playing, type ? for the commands: l (last tricks), s (score sheet), u (undo),
+h (hint), c (claim the rest, Sawa)""",
     "arena": """examples:
   baloot arena heuristic random --matches 200 --jobs 2
   baloot arena heuristic random --hands 1000 --seed 3 --json
