@@ -10,11 +10,7 @@ import argparse
 import json
 import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -26,6 +22,7 @@ from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir, silence_stdout, write_atomic
 from .options import add_rules_arguments, rules_from_arguments
+from .signals import Stopped, stopping_on
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,43 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser, random_per="pair")
 
 
-class Interrupted(BaseException):
-    """SIGINT or SIGTERM during a run; ``status`` is the exit status (128 + the signal)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.status = 128 + signum
-
-
-def _on_signal(signum: int, frame: FrameType | None) -> None:
-    for other in (signal.SIGINT, signal.SIGTERM):  # the first signal decides; later ones wait
-        signal.signal(other, signal.SIG_IGN)
-    raise Interrupted(signum)
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """SIGINT and SIGTERM raise :class:`Interrupted` (in the main thread) while inside."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    for sig in previous:
-        signal.signal(sig, _on_signal)
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
 def run(args: argparse.Namespace) -> int:
     """Play the schedule and print the verdict; 130 or 143 when interrupted by a signal."""
     try:
-        with _interruptible():
+        with stopping_on(signal.SIGINT, signal.SIGTERM):
             return _run(args)
-    except (Interrupted, KeyboardInterrupt) as stop:
-        status = stop.status if isinstance(stop, Interrupted) else 130
+    except (Stopped, KeyboardInterrupt) as stop:
+        status = stop.status if isinstance(stop, Stopped) else 130
         print("baloot: interrupted", file=sys.stderr)
         return status
 

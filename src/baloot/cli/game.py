@@ -18,6 +18,7 @@ answer are :mod:`baloot.cli.commands`, and keeping the match is :mod:`baloot.cli
 from __future__ import annotations
 
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -40,7 +41,7 @@ from baloot.view.seat_view import SeatView, heard
 
 from .commands import Commands, Redo
 from .i18n import Strings, strings
-from .keeping import Keeper, Stopped, stop_on_signals
+from .keeping import Keeper
 from .questions import (
     Choice,
     Question,
@@ -52,6 +53,7 @@ from .questions import (
 )
 from .render import Seating, TableInfo, card_text, contract_text, render_sheet, render_table
 from .screens import action_line, trick_line
+from .signals import Stopped, stopping_on
 from .terminal import EndOfInput, GameConsole, Terminal, read_stdin
 
 # GameConsole is the console a Game is shown on: it is named here with the game.
@@ -165,14 +167,14 @@ class Game:
     def run(self) -> int:
         """Play the match to its end (or until it is stopped); the exit status."""
         try:
-            with stop_on_signals():
+            with stopping_on(signal.SIGTERM, signal.SIGHUP):
                 self.play()
         except EndOfInput:
             return self.ended("ended_eof", END_OF_INPUT)
         except KeyboardInterrupt:
             return self.ended("ended_interrupt", INTERRUPTED)
         except Stopped as stop:
-            return self.ended("ended_signal", 128 + stop.signum)
+            return self.ended("ended_signal", stop.status)
         except BrokenPipeError:
             return self.output_closed()
         return 1 if self.keeper.failed else 0

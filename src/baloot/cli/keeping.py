@@ -3,19 +3,14 @@
 A finished match is saved to ``--save``, or, when a person is at the keyboard, where they
 say (a file that exists is replaced only when they confirm). A match stopped early (end of
 input, Ctrl-C, a signal, a closed output) is kept too: to ``--save``, else to a new autosave
-file, so that ``--resume`` can continue it. SIGTERM and SIGHUP are turned into
-:class:`Stopped` so that they stop the game like Ctrl-C does instead of losing the match.
-Where and how the files are written is :mod:`baloot.cli.saving`.
+file, so that ``--resume`` can continue it (:mod:`baloot.cli.signals` turns SIGTERM and
+SIGHUP into an exception the game catches, like Ctrl-C). Where and how the files are
+written is :mod:`baloot.cli.saving`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 
 from baloot.records.record import dumps
 from baloot.table import Table
@@ -26,32 +21,6 @@ from .terminal import EndOfInput, Terminal
 
 #: Answers to the replace prompt that mean yes.
 YES = ("y", "yes", "نعم")
-
-
-class Stopped(Exception):
-    """A signal (SIGTERM, SIGHUP) asked the game to stop."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop the game like Ctrl-C does (the match is saved)."""
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        raise Stopped(signum)
-
-    previous = {}
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
-            previous[signum] = signal.signal(signum, stop)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 class Keeper:

@@ -1,0 +1,53 @@
+"""Signals that stop a command cleanly: raised as an exception where the command can act.
+
+``baloot play`` keeps its match when SIGTERM or SIGHUP arrives, ``baloot arena`` stops its
+workers on SIGINT or SIGTERM: both turn the signal into :class:`Stopped` in the main thread,
+where the command saves, cleans up and exits with ``128 + the signal``.
+
+>>> import signal
+>>> Stopped(signal.SIGTERM).status
+143
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+
+class Stopped(BaseException):
+    """A signal asked the command to stop; ``status`` is its exit status (128 + the signal).
+
+    A ``BaseException``, like ``KeyboardInterrupt``, so that no ``except Exception`` on the
+    way swallows it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+        self.status = 128 + signum
+
+
+@contextmanager
+def stopping_on(*signums: int) -> Iterator[None]:
+    """While inside, each of ``signums`` raises :class:`Stopped` in the main thread; the first
+    one decides, later ones are ignored so that the clean-up is not cut short. Outside the
+    main thread (where no handler can be set) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        for other in signums:
+            signal.signal(other, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    previous = {signum: signal.signal(signum, stop) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
