@@ -7,6 +7,7 @@ is deterministic and quick.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -46,3 +47,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _autosave_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped games autosave under ``$XDG_STATE_HOME``: every test gets a folder of its own,
+    so that no test writes into the home directory."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

@@ -34,12 +34,6 @@ PROMPT = r"Your (call|declaration|card) \[1-(\d+)\]: "
 WINNER = re.compile(r"Winner: (NS|EW) — ")
 
 
-@pytest.fixture(autouse=True)
-def _autosave_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Interrupted games autosave under ``$XDG_STATE_HOME``: a folder of the test's own."""
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-
-
 def plain(text: str) -> str:
     """Terminal output without escape sequences and carriage returns."""
     return ANSI.sub("", text).replace("\r", "")

@@ -27,11 +27,6 @@ from baloot.table import WaitKind
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 
 
-@pytest.fixture(autouse=True)
-def _autosave_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-
-
 def options(*args: str) -> Options:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
