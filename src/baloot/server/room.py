@@ -166,11 +166,13 @@ class Room:
         rules: Rules | None = None,
         seed: int | None = None,
         room_id: str | None = None,
+        history: int = HISTORY,
     ) -> Room:
         """A room as ``POST /api/tables`` describes it: ``seats`` maps seat letters to
         ``"human"`` or ``"bot:NAME"`` (a seat left out is ``bot:heuristic``), ``names`` gives
-        the humans' display names. The first hand is dealt at once. A bad seat or player is a
-        ``ValueError``; an unknown bot an :class:`~baloot.bots.UnknownBotError`.
+        the humans' display names; ``history`` as for the constructor. The first hand is dealt
+        at once. A bad seat or player is a ``ValueError``; an unknown bot an
+        :class:`~baloot.bots.UnknownBotError`.
         """
         seed = secrets.randbelow(2**31) if seed is None else seed
         wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
@@ -188,7 +190,7 @@ class Room:
                 bots[seat] = make_bot(players[seat].name, rng)
             else:
                 raise ValueError(f"seat {seat.name}: {kind!r} is neither 'human' nor 'bot:NAME'")
-        return cls(Table.new(players, bots, rules, seed), room_id)
+        return cls(Table.new(players, bots, rules, seed), room_id, history=history)
 
     # ------------------------------------------------------------------ connections
 
@@ -264,6 +266,10 @@ class Room:
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, _ack(id_))]
+        named = action.split(maxsplit=1)[0] if action.strip() else ""
+        if named in Seat.__members__ and named != seat.name:
+            error = IllegalActionError.of("not_your_seat", action, seat=seat.name, other=named)
+            raise _Refused(id_, error.code, error.reason)
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:
