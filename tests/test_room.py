@@ -187,6 +187,13 @@ def test_no_message_to_a_seat_or_a_spectator_holds_a_card_it_may_not_know(
     assert played.harness.leaks == []
 
 
+def test_the_leak_check_sees_another_seats_card_in_any_message() -> None:
+    harness, south = south_to_act()
+    hidden = next(iter(harness.room.table.hand.hand(Seat.N)))
+    harness.check_no_leak(south.connection, {"type": "hint", "why": [f"x:{hidden.text}"]})
+    assert harness.leaks == [f"S got ['{hidden.text}'] in a hint"]
+
+
 def test_each_connection_receives_only_its_own_seats_views(played: Played) -> None:
     assert {m["view"]["seat"] for m in played.south.messages if "view" in m} == {"S"}
     assert {m["view"]["seat"] for m in played.spectator.messages if "view" in m} == {None}
