@@ -1,0 +1,530 @@
+"""A room: one :class:`~baloot.table.Table` that speaks the table protocol ``baloot-table/1``.
+
+The protocol is normative in ``seat-view.md`` §4; a :class:`Room` is its transport-free
+heart. Messages are plain dicts (what goes over a WebSocket as JSON text), and the room does
+no I/O and reads no clock: no sockets, no sleeps, no timers. Whoever holds the room (a web
+server, a test) carries the messages and decides when time has passed.
+
+How a server drives it:
+
+- On a WebSocket handshake, :meth:`Room.connect` with the link's token (None for a
+  spectator). An unknown token raises :class:`RoomError`: close with its ``close_code``
+  (4403). Otherwise send the returned messages: the new connection's ``snapshot`` first, and
+  to the other connections the ``seat`` message that says the seat is back, if it is.
+- For every text frame, :meth:`Room.receive`; send each returned ``(connection, message)``
+  in order (the acting connection's ``ack`` comes before the events of its action).
+- Whenever the table waits for a bot (:meth:`Room.waiting_for_bot`), call
+  :meth:`Room.step_bot` (at once, or after a short pause so that people can follow) and send
+  what it returns; repeat until it returns nothing.
+- When a socket closes, :meth:`Room.disconnect`, and send what it returns.
+- Timers are the server's: 30 s after a ``hand-over`` it calls :meth:`Room.deal`.
+
+Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``snapshot``
+that follows an undo) takes the next table-wide ``v``, the same for every connection; each
+connection gets the version of it for its own seat (its own view, the action as its seat
+heard it), so no message carries a card its seat may not know. The room keeps the last
+:data:`HISTORY` numbered steps, for every seat, to answer ``resync``.
+
+>>> room = Room.create({"S": "human"}, names={"S": "Saad"}, seed=7, room_id="t1")
+>>> south, first = room.connect(room.tokens[Seat.S])
+>>> [(message["type"], message["v"]) for _, message in first]
+[('snapshot', 1)]
+>>> first[0][1]["seats"]["S"]
+{'player': 'Saad', 'connected': True}
+>>> while room.waiting_for_bot():
+...     _ = room.step_bot()
+>>> legal = room.table.view(Seat.S).legal
+>>> out = room.receive(south, json.dumps({"type": "act", "id": "c1", "action": str(legal[0])}))
+>>> [message["type"] for _, message in out]
+['ack', 'event']
+>>> [message["type"] for _, message in room.receive(south, '{"type": "act", "id": "c1"}')]
+['reject']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import count, islice
+from typing import Any, Final, Protocol, TypeVar
+
+from baloot.bots.base import make_bot
+from baloot.bots.heuristic import HeuristicBot, Hint
+from baloot.core.actions import Action
+from baloot.core.errors import BalootError, IllegalActionError, NotationError
+from baloot.core.hand import Hand
+from baloot.core.match import TARGET
+from baloot.core.rules import Rules
+from baloot.core.seats import Seat
+from baloot.records.summary import hand_json, teams_json
+from baloot.table.players import Bot, Player
+from baloot.table.table import Event, EventKind, Table, WaitKind
+from baloot.view.seat_view import SeatView, heard
+from baloot.view.sheet import explain
+from baloot.view.sheet import to_json as sheet_json
+
+#: The protocol's name.
+PROTOCOL: Final = "baloot-table/1"
+#: The largest client message, in bytes of UTF-8 (``too_large`` beyond).
+MAX_MESSAGE: Final = 64 * 1024
+#: How many numbered steps a room keeps to answer ``resync``.
+HISTORY: Final = 4096
+#: The close code for an unknown seat token.
+CLOSE_UNKNOWN_TOKEN: Final = 4403
+#: The longest ``id`` of a client message.
+MAX_ID: Final = 64
+
+Message = dict[str, Any]
+T = TypeVar("T")
+#: Audiences of a numbered message: the spectators (None) and the four seats.
+_AUDIENCES: Final[tuple[Seat | None, ...]] = (None, *Seat)
+
+
+class RoomError(BalootError):
+    """A connection refused: ``close_code`` is the WebSocket close code to send."""
+
+    def __init__(self, message: str, close_code: int) -> None:
+        super().__init__(message)
+        self.close_code = close_code
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client connection: a seat's (``seat``) or a spectator's (None).
+
+    Several connections may hold one seat (one token used twice): each gets every message.
+    Compared by identity.
+    """
+
+    seat: Seat | None
+    number: int
+    open: bool = True
+
+
+#: A message and the connection to send it to.
+Outgoing = tuple[Connection, Message]
+
+
+class HintBot(Protocol):
+    """A bot that explains its choice (:class:`~baloot.bots.heuristic.HeuristicBot`)."""
+
+    def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
+        """The action it picks among ``legal`` in ``view``, and why."""
+        ...
+
+
+class _Refused(Exception):
+    """A client message answered with ``reject``; nothing changed."""
+
+    def __init__(self, id_: str | None, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.id = id_
+        self.code = code
+        self.reason = reason
+
+
+class Room:
+    """One table and its connections, speaking ``baloot-table/1`` as plain dicts.
+
+    ``tokens`` holds the secret token of each human seat (made here, given once to whoever
+    creates the table); ``v`` is the last number of the table's history. ``hint_bot``
+    answers ``hint`` (the heuristic bot unless given); ``history`` bounds the numbered steps
+    kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once the
+    match is over.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        room_id: str | None = None,
+        *,
+        hint_bot: HintBot | None = None,
+        history: int = HISTORY,
+        record_url: str | None = None,
+    ) -> None:
+        self.table = table
+        self.id = room_id if room_id is not None else secrets.token_urlsafe(9)
+        self.tokens: dict[Seat, str] = {seat: secrets.token_urlsafe(24) for seat in table.humans}
+        self.hint_bot: HintBot = hint_bot or HeuristicBot(random.Random(0))
+        self.record_url = record_url
+        self.v = 0
+        self._seat_of = {token: seat for seat, token in self.tokens.items()}
+        self._history: deque[tuple[int, dict[Seat | None, Message]]] = deque(maxlen=history)
+        self._connections: list[Connection] = []
+        self._numbers = count(1)
+        self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
+
+    @classmethod
+    def create(
+        cls,
+        seats: Mapping[str, str] | None = None,
+        names: Mapping[str, str] | None = None,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        room_id: str | None = None,
+        history: int = HISTORY,
+    ) -> Room:
+        """A room as ``POST /api/tables`` describes it: ``seats`` maps seat letters to
+        ``"human"`` or ``"bot:NAME"`` (a seat left out is ``bot:heuristic``), ``names`` gives
+        the humans' display names; ``history`` as for the constructor. The first hand is dealt
+        at once. A bad seat or player is a ``ValueError``; an unknown bot an
+        :class:`~baloot.bots.UnknownBotError`.
+        """
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
+        shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
+        players: dict[Seat, Player] = {}
+        bots: dict[Seat, Bot] = {}
+        for seat in Seat:
+            kind = wanted.get(seat, "bot:heuristic")
+            rng = random.Random(seed * 8 + int(seat) + 1)
+            if kind == "human":
+                players[seat] = Player.human(shown.get(seat, seat.name))
+                bots[seat] = HeuristicBot(rng)  # the stand-in (claims, time-outs)
+            elif kind.startswith("bot:"):
+                players[seat] = Player.parse(kind)
+                bots[seat] = make_bot(players[seat].name, rng)
+            else:
+                raise ValueError(f"seat {seat.name}: {kind!r} is neither 'human' nor 'bot:NAME'")
+        return cls(Table.new(players, bots, rules, seed), room_id, history=history)
+
+    # ------------------------------------------------------------------ connections
+
+    def connect(self, token: str | None) -> tuple[Connection, list[Outgoing]]:
+        """A new connection for the seat of ``token``, or a spectator's (None).
+
+        Returns it and the messages to send: its ``snapshot`` first, then, when the seat
+        had no connection, the ``seat`` message saying it is connected, to every other
+        connection. An unknown token raises :class:`RoomError` (close code 4403).
+        """
+        seat: Seat | None = None
+        if token is not None:
+            found = self._seat_of.get(token)
+            if found is None:
+                raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
+            seat = found
+        out: list[Outgoing] = []
+        if seat is not None and not self._connected(seat):
+            out = self._publish_same(self._seat_message(seat, True))
+        connection = Connection(seat, next(self._numbers))
+        self._connections.append(connection)
+        return connection, [(connection, self._snapshot(seat)), *out]
+
+    def disconnect(self, connection: Connection) -> list[Outgoing]:
+        """``connection`` is closed; a ``seat`` message when its seat has none left."""
+        if not connection.open:
+            return []
+        connection.open = False
+        self._connections.remove(connection)
+        seat = connection.seat
+        if seat is None or self._connected(seat):
+            return []
+        return self._publish_same(self._seat_message(seat, False))
+
+    @property
+    def connections(self) -> tuple[Connection, ...]:
+        """The open connections."""
+        return tuple(self._connections)
+
+    # ------------------------------------------------------------------ client messages
+
+    def receive(self, connection: Connection, text: str) -> list[Outgoing]:
+        """One client message (JSON text) from ``connection``: every message to send."""
+        if not connection.open:
+            return []
+        try:
+            message = _parse(text)
+            handler = self._handlers().get(message["type"])
+            if handler is None:
+                raise _Refused(
+                    _id_of(message), "unknown_type", f"unknown message type {message['type']!r}"
+                )
+            return handler(connection, message)
+        except _Refused as refused:
+            return [(connection, _reject(refused.id, refused.code, refused.reason))]
+
+    def _handlers(self) -> dict[str, Callable[[Connection, Message], list[Outgoing]]]:
+        return {
+            "act": self._act,
+            "resync": self._resync,
+            "next": self._next,
+            "ping": lambda connection, _: [(connection, {"type": "pong"})],
+            "undo": self._undo,
+            "hint": self._hint,
+            "claim": self._claim,
+        }
+
+    def _act(self, connection: Connection, message: Message) -> list[Outgoing]:
+        id_ = _required_id(message)
+        action = message.get("action")
+        if not isinstance(action, str):
+            raise _Refused(id_, "bad_message", "an act needs an action")
+        seat = _seat(connection, id_)
+        if id_ in self._remembered[seat]:
+            return [(connection, _ack(id_))]
+        named = action.split(maxsplit=1)[0] if action.strip() else ""
+        if named in Seat.__members__ and named != seat.name:
+            error = IllegalActionError.of("not_your_seat", action, seat=seat.name, other=named)
+            raise _Refused(id_, error.code, error.reason)
+        try:
+            events = self.table.submit(seat, action)
+        except NotationError as error:
+            raise _Refused(id_, "bad_notation", str(error)) from None
+        except IllegalActionError as error:
+            raise _Refused(id_, error.code, error.reason) from None
+        self._remembered[seat].add(id_)
+        return [(connection, _ack(id_)), *self._publish(events)]
+
+    def _next(self, connection: Connection, message: Message) -> list[Outgoing]:
+        id_ = _required_id(message)
+        seat = _seat(connection, id_)
+        if id_ in self._remembered[seat]:
+            return [(connection, _ack(id_))]
+        events = _engine(id_, lambda: self.table.ready(seat))
+        self._remembered[seat].add(id_)
+        return [(connection, _ack(id_)), *self._publish(events)]
+
+    def _undo(self, connection: Connection, message: Message) -> list[Outgoing]:
+        id_ = _required_id(message)
+        seat = _seat(connection, id_)
+        if id_ in self._remembered[seat]:
+            return [(connection, _ack(id_))]
+        events = _engine(id_, lambda: self.table.undo(seat))
+        self._remembered[seat].add(id_)
+        return [(connection, _ack(id_)), *self._publish(events)]
+
+    def _claim(self, connection: Connection, message: Message) -> list[Outgoing]:
+        id_ = _required_id(message)
+        seat = _seat(connection, id_)
+        if id_ in self._remembered[seat]:
+            return [(connection, _ack(id_))]
+        if self.table.match.is_over:
+            raise _Refused(id_, "match_over", "the match is over")
+        before = self.table.hand.copy()
+        events = _engine(id_, lambda: self.table.claim(seat))
+        self._remembered[seat].add(id_)
+        return [(connection, _ack(id_)), *self._publish(events, before)]
+
+    def _hint(self, connection: Connection, message: Message) -> list[Outgoing]:
+        id_ = _required_id(message)
+        seat = _seat(connection, id_)
+        _engine(id_, self.table.check_hint_allowed)
+        waiting = self.table.waiting()
+        if waiting.kind is WaitKind.OVER:
+            raise _Refused(id_, "match_over", "the match is over")
+        if waiting.seat is None:
+            raise _Refused(id_, "hand_over", "the hand is over")
+        if waiting.seat != seat:
+            error = IllegalActionError.of("not_your_turn", seat=waiting.seat.name)
+            raise _Refused(id_, error.code, error.reason)
+        view = self.table.view(seat)
+        hint = self.hint_bot.explain(view, view.legal)
+        return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
+
+    def _resync(self, connection: Connection, message: Message) -> list[Outgoing]:
+        since = message.get("since")
+        if not isinstance(since, int) or isinstance(since, bool):
+            raise _Refused(_id_of(message), "bad_message", "a resync needs since, an integer")
+        if since == self.v:
+            return []
+        first = self._history[0][0] if self._history else self.v + 1
+        if 0 <= since < self.v and first <= since + 1:
+            kept = islice(self._history, since + 1 - first, None)
+            return [(connection, messages[connection.seat]) for _, messages in kept]
+        return [(connection, self._snapshot(connection.seat))]
+
+    # ------------------------------------------------------------------ the caller's clock
+
+    def waiting_for_bot(self) -> bool:
+        """True when :meth:`step_bot` has something to do."""
+        kind = self.table.waiting().kind
+        return kind is WaitKind.BOT or (kind is WaitKind.NEXT and not self.table.humans)
+
+    def step_bot(self) -> list[Outgoing]:
+        """Let the bot to act decide, and the messages it caused; nothing when the table
+        does not wait for a bot. At a table without humans it also deals the next hand."""
+        kind = self.table.waiting().kind
+        if kind is WaitKind.BOT:
+            return self._publish(self.table.play_bot())
+        if kind is WaitKind.NEXT and not self.table.humans:
+            return self._publish(self.table.deal())
+        return []
+
+    def deal(self) -> list[Outgoing]:
+        """Deal the next hand now, whoever has not sent ``next`` (the caller's 30 s after
+        ``hand-over``); nothing unless the table waits for the next hand."""
+        if self.table.waiting().kind is not WaitKind.NEXT:
+            return []
+        return self._publish(self.table.deal())
+
+    # ------------------------------------------------------------------ what is sent
+
+    def match_json(self) -> Message:
+        """The ``MATCH`` object of the protocol."""
+        match = self.table.match
+        winner = match.winner
+        return {
+            "id": self.id,
+            "hand": self.table.hand_number,
+            "totals": teams_json(match.totals),
+            "hands": [hand_json(result) for result in match.results],
+            "target": TARGET,
+            "winner": None if winner is None else winner.name,
+            "awaiting_next": [seat.name for seat in self.table.awaiting_next],
+            "record": self.record_url if match.is_over else None,
+        }
+
+    def seats_json(self) -> Message:
+        """Each seat's player and whether it is connected (a bot always is)."""
+        return {
+            seat.name: {
+                "player": self.table.players[seat].label,
+                "connected": self._connected(seat),
+            }
+            for seat in Seat
+        }
+
+    def _connected(self, seat: Seat) -> bool:
+        if not self.table.players[seat].is_human:
+            return True
+        return any(c.seat == seat for c in self._connections)
+
+    def _snapshot(self, audience: Seat | None) -> Message:
+        return {
+            "type": "snapshot",
+            "v": self.v,
+            "view": self.table.view(audience).to_json(),
+            "match": self.match_json(),
+            "seats": self.seats_json(),
+        }
+
+    def _seat_message(self, seat: Seat, connected: bool) -> Callable[[int], Message]:
+        label = self.table.players[seat].label
+        return lambda v: {
+            "type": "seat",
+            "v": v,
+            "seat": seat.name,
+            "player": label,
+            "connected": connected,
+        }
+
+    def _publish(self, events: Sequence[Event], before: Hand | None = None) -> list[Outgoing]:
+        """The messages of ``events``, numbered and kept. ``before`` is a copy of the hand
+        before them when they hold several actions (a claim): each event's view is then
+        that of the hand just after its action."""
+        out: list[Outgoing] = []
+        for event in events:
+            if event.kind is EventKind.ACTION:
+                assert event.action is not None
+                hand = self.table.hand
+                if before is not None:
+                    before.apply(event.action)
+                    hand = before
+                out.extend(self._publish_each(_event_message(hand, event.action)))
+            elif event.kind is EventKind.HAND_OVER:
+                hand = self.table.hand
+                extra = {
+                    "match": self.match_json(),
+                    "sheet": sheet_json(explain(hand.result(), hand.rules)),
+                }
+                out.extend(self._publish_each(_view_message("hand-over", hand, extra)))
+            elif event.kind is EventKind.DEAL:
+                extra = {"match": self.match_json()}
+                out.extend(self._publish_each(_view_message("deal", self.table.hand, extra)))
+            else:  # an undo: a snapshot that supersedes the history
+                out.extend(self._publish_each(self._numbered_snapshot))
+        return out
+
+    def _numbered_snapshot(self, audience: Seat | None, v: int) -> Message:
+        return self._snapshot(audience) | {"v": v}
+
+    def _publish_same(self, build: Callable[[int], Message]) -> list[Outgoing]:
+        """A numbered message that is the same for everyone."""
+        return self._publish_each(lambda _, v: build(v))
+
+    def _publish_each(self, build: Callable[[Seat | None, int], Message]) -> list[Outgoing]:
+        """A numbered message in each audience's version: the next ``v``, kept for resync,
+        and addressed to every open connection."""
+        self.v += 1
+        messages = {audience: build(audience, self.v) for audience in _AUDIENCES}
+        self._history.append((self.v, messages))
+        return [(c, messages[c.seat]) for c in self._connections]
+
+
+# ---------------------------------------------------------------------- messages
+
+
+def _event_message(hand: Hand, action: Action) -> Callable[[Seat | None, int], Message]:
+    def build(audience: Seat | None, v: int) -> Message:
+        return {
+            "type": "event",
+            "v": v,
+            "action": str(heard(action, audience)),
+            "view": SeatView.of(hand, audience).to_json(),
+        }
+
+    return build
+
+
+def _view_message(
+    kind: str, hand: Hand, extra: Mapping[str, Any]
+) -> Callable[[Seat | None, int], Message]:
+    def build(audience: Seat | None, v: int) -> Message:
+        return {"type": kind, "v": v, "view": SeatView.of(hand, audience).to_json(), **extra}
+
+    return build
+
+
+def _ack(id_: str) -> Message:
+    return {"type": "ack", "id": id_}
+
+
+def _reject(id_: str | None, code: str, reason: str) -> Message:
+    return {"type": "reject", "id": id_, "code": code, "reason": reason}
+
+
+def _parse(text: str) -> Message:
+    """A client message: a JSON object with a string ``type`` (else a :class:`_Refused`)."""
+    if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        raise _Refused(None, "too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _Refused(None, "bad_json", "the message is not JSON") from None
+    if not isinstance(message, dict):
+        raise _Refused(None, "bad_message", "a message is a JSON object")
+    if not isinstance(message.get("type"), str):
+        raise _Refused(_id_of(message), "bad_message", "a message needs a type")
+    return message
+
+
+def _id_of(message: Message) -> str | None:
+    """The message's ``id`` when it is a string of 1–64 characters, else None."""
+    id_ = message.get("id")
+    return id_ if isinstance(id_, str) and 1 <= len(id_) <= MAX_ID else None
+
+
+def _required_id(message: Message) -> str:
+    id_ = _id_of(message)
+    if id_ is None:
+        raise _Refused(None, "bad_message", f"a {message['type']} needs an id of 1–64 characters")
+    return id_
+
+
+def _seat(connection: Connection, id_: str) -> Seat:
+    """The connection's seat; a spectator may not decide."""
+    if connection.seat is None:
+        raise _Refused(id_, "spectator", "a spectator may not act")
+    return connection.seat
+
+
+def _engine(id_: str, call: Callable[[], T]) -> T:
+    """``call``, its refusal by the table as a ``reject`` with the engine's reason."""
+    try:
+        return call()
+    except IllegalActionError as error:
+        raise _Refused(id_, error.code, error.reason) from None
