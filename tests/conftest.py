@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from spec_example import ACTIONS, record_text
 
 settings.register_profile(
     "ci",
@@ -54,3 +55,11 @@ def _autosave_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped games autosave under ``$XDG_STATE_HOME``: every test gets a folder of its own,
     so that no test writes into the home directory."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """The record-format example hand, written as a record file."""
+    path = tmp_path / "game.baloot"
+    path.write_text(record_text(ACTIONS), encoding="utf-8")
+    return path

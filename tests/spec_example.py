@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 DECK = (
@@ -41,3 +42,12 @@ SUMMARY_JSON: dict[str, Any] = {
     "totals": {"NS": 15, "EW": 3},
     "winner": None,
 }
+
+
+def record_text(actions: list[str], deck: str = DECK, extra: str = "") -> str:
+    """A one-hand TOML record of ``deck`` (by default the example's) with ``actions``;
+    ``extra`` lines go before the dealer."""
+    return (
+        f'format = "baloot/1"\nrules = "classic"\n{extra}dealer = "E"\ndeck = "{deck}"\n'
+        f"actions = {json.dumps(actions)}\n"
+    )

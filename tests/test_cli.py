@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from spec_example import ACTIONS, DECK
+from spec_example import ACTIONS, DECK, record_text
 from spec_example import SUMMARY_JSON as SPEC_JSON
 
 from baloot import Card, Rules
@@ -18,13 +18,6 @@ from baloot.records.record import loads
 from baloot.records.replay import replay
 
 COMMANDS = ["replay", "validate", "deal", "random"]
-
-
-def record_text(actions: list[str], deck: str = DECK) -> str:
-    return (
-        f'format = "baloot/1"\nrules = "classic"\ndealer = "E"\ndeck = "{deck}"\n'
-        f"actions = {json.dumps(actions)}\n"
-    )
 
 
 def baloot(
@@ -41,13 +34,6 @@ def baloot(
         cwd=cwd,
         env=env,
     )
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "game.baloot"
-    path.write_text(record_text(ACTIONS), encoding="utf-8")
-    return path
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from spec_example import ACTIONS, DECK
+from spec_example import ACTIONS, DECK, record_text
 
 from baloot.bots.arena import pair_seeds
 from baloot.core.errors import BalootError, RecordError
@@ -68,22 +68,8 @@ def no_traceback(result: subprocess.CompletedProcess[bytes]) -> None:
     assert "Traceback" not in err and "Exception ignored" not in err, err
 
 
-def record_text(actions: list[str], deck: str = DECK, extra: str = "") -> str:
-    return (
-        f'format = "baloot/1"\nrules = "classic"\n{extra}dealer = "E"\ndeck = "{deck}"\n'
-        f"actions = {json.dumps(actions)}\n"
-    )
-
-
 def json_record(**changes: Any) -> dict[str, Any]:
     return {"format": "baloot/1", "dealer": "E", "deck": DECK, "actions": ACTIONS, **changes}
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "game.baloot"
-    path.write_text(record_text(ACTIONS), encoding="utf-8")
-    return path
 
 
 @pytest.fixture
