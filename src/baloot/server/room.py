@@ -280,34 +280,37 @@ class Room:
         return [(connection, _ack(id_)), *self._publish(events)]
 
     def _next(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = _required_id(message)
-        seat = _seat(connection, id_)
-        if id_ in self._remembered[seat]:
-            return [(connection, _ack(id_))]
-        events = _engine(id_, lambda: self.table.ready(seat))
-        self._remembered[seat].add(id_)
-        return [(connection, _ack(id_)), *self._publish(events)]
+        return self._once(connection, message, self.table.ready)
 
     def _undo(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = _required_id(message)
-        seat = _seat(connection, id_)
-        if id_ in self._remembered[seat]:
-            return [(connection, _ack(id_))]
-        events = _engine(id_, lambda: self.table.undo(seat))
-        self._remembered[seat].add(id_)
-        return [(connection, _ack(id_)), *self._publish(events)]
+        return self._once(connection, message, self.table.undo)
 
     def _claim(self, connection: Connection, message: Message) -> list[Outgoing]:
+        def claim(seat: Seat) -> list[Event]:
+            if self.table.match.is_over:
+                raise IllegalActionError.of("match_over")
+            return self.table.claim(seat)
+
+        return self._once(connection, message, claim, self.table.hand.copy)
+
+    def _once(
+        self,
+        connection: Connection,
+        message: Message,
+        call: Callable[[Seat], list[Event]],
+        before: Callable[[], Hand] | None = None,
+    ) -> list[Outgoing]:
+        """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
+        answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
+        and the events it caused (``before`` gives the hand before them, for a claim)."""
         id_ = _required_id(message)
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, _ack(id_))]
-        if self.table.match.is_over:
-            raise _Refused(id_, "match_over", "the match is over")
-        before = self.table.hand.copy()
-        events = _engine(id_, lambda: self.table.claim(seat))
+        hand = None if before is None else before()
+        events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
-        return [(connection, _ack(id_)), *self._publish(events, before)]
+        return [(connection, _ack(id_)), *self._publish(events, hand)]
 
     def _hint(self, connection: Connection, message: Message) -> list[Outgoing]:
         id_ = _required_id(message)
