@@ -214,18 +214,21 @@ def test_close_idle_closes_only_idle_tables_with_humans(store: Store) -> None:
     store.create(config("active", created=10.0))
     store.create(config("bots", humans=(), created=10.0))
     store.create(config("over", created=10.0))
+    store.create(config("acted", created=10.0))
+    store.append("idle", steps(1, 1))
+    store.append("acted", steps(1, 1), seen=99.0)
     store.finish("over", "record", {}, when=20.0)
     store.seen("active", 100.0)
     store.seen("active", 90.0)  # never back in time
     assert store.close_idle(before=95.0, when=200.0) == ["idle"]
     assert store.close_idle(before=95.0, when=201.0) == []
-    assert [table.id for table, _ in store.playing()] == ["active", "bots"]
+    assert [table.id for table, _ in store.playing()] == ["acted", "active", "bots"]
     assert store.match_record("idle") == ("closed", None)
     assert [(entry["id"], entry["status"], entry["summary"]) for entry in store.history()] == [
         ("idle", "closed", None),
         ("over", "over", {}),
     ]
-    assert store.close_idle(before=101.0, when=300.0) == ["active"]
+    assert store.close_idle(before=101.0, when=300.0) == ["acted", "active"]
 
 
 def test_close_table_keeps_what_is_known(store: Store) -> None:
