@@ -24,7 +24,7 @@ from baloot.core.cards import Card, Suit
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
 
-from .i18n import LANGUAGES, Strings, fields, strings
+from .strings import LANGUAGES, Strings, fields, strings
 
 EN: Final[dict[str, str]] = {
     # only one legal action
@@ -245,7 +245,7 @@ def check_hint_words() -> None:
     """Raise AssertionError unless every language has words for exactly the hint keys, each
     with exactly the key's parameters as fields."""
     if tuple(HINT_WORDS) != LANGUAGES:
-        raise AssertionError("hint words: languages differ from baloot.cli.i18n")
+        raise AssertionError("hint words: languages differ from baloot.words.strings")
     for lang, table in HINT_WORDS.items():
         if table.keys() != HINT_KEYS.keys():
             raise AssertionError(f"{lang}: hint keys differ from baloot.bots.heuristic")
