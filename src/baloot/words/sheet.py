@@ -6,6 +6,10 @@
 (:func:`baloot.cli.render.render_sheet`) and a browser's sheet (:func:`sheet_texts`, from the
 JSON of a ``hand-over`` message) all use it, so they cannot disagree.
 
+:func:`sheet_texts` takes the sheet as the ``hand-over`` message writes it
+(:func:`baloot.view.sheet.to_json`) and checks it first (:func:`baloot.view.sheet.from_json`):
+what comes back from a browser is refused with a one-line :class:`ValueError`.
+
 >>> from baloot.view.sheet import SheetKey, SheetLine
 >>> from baloot.words.strings import strings
 >>> line = SheetLine(SheetKey.COUNTING_TEAM, {"team": "EW", "points": 26, "rounded": 3,
@@ -19,12 +23,34 @@ down); NS gets 13
 
 from __future__ import annotations
 
+from typing import Any
+
 from baloot.core.cards import Card, Suit
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
-from baloot.view.sheet import Param, SheetKey, SheetLine
+from baloot.view.sheet import Param, SheetKey, SheetLine, from_json
 
-from .strings import Strings
+from .strings import Strings, language, strings
+
+
+def sheet_texts(lines: list[dict[str, Any]], lang: str) -> list[str]:
+    """The lines of a sheet in its JSON form (``[{"key": ..., "params": {...}}, ...]``) worded
+    in ``lang``. Unknown keys or languages and missing, extra or wrong parameters are a
+    :class:`ValueError` with a one-line reason.
+
+    >>> sheet = [{"key": "tricks", "params": {"NS": 6, "EW": 2}},
+    ...          {"key": "written", "params": {"NS": 15, "EW": 3, "how": "made"}}]
+    >>> sheet_texts(sheet, "en")
+    ['tricks: NS 6, EW 2', 'score: NS 15, EW 3 — each team writes its own game points']
+    >>> sheet_texts(sheet, "ar")[0]
+    'الأكلات: NS 6، EW 2'
+    >>> sheet_texts([{"key": "tricks", "params": {"NS": 6}}], "en")
+    Traceback (most recent call last):
+    ...
+    ValueError: sheet line 1: tricks: missing params EW
+    """
+    s = strings(language(lang))
+    return [sheet_text(line, s) for line in from_json(lines)]
 
 
 def sheet_text(line: SheetLine, s: Strings) -> str:

@@ -527,6 +527,23 @@ def strings(lang: str) -> Strings:
     return Strings(lang, TABLES[lang])
 
 
+def language(lang: object) -> str:
+    """``lang`` when it is one of :data:`LANGUAGES`, else a one-line :class:`ValueError` (for
+    a language asked for from outside, a browser say).
+
+    >>> language("ar")
+    'ar'
+    >>> language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr': en or ar
+    """
+    if isinstance(lang, str) and lang in LANGUAGES:
+        return lang
+    shown = ascii(lang) if len(ascii(lang)) <= 20 else ascii(lang)[:19] + "…"
+    raise ValueError(f"unknown language {shown}: {' or '.join(LANGUAGES)}")
+
+
 def fields(template: str) -> frozenset[str]:
     """The ``{fields}`` of a template."""
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
