@@ -9,8 +9,6 @@ from spec_example import ACTIONS, DECK
 
 from baloot import Card, CardSet, Hand, Rules, Seat, Suit, Team
 from baloot.cli import main
-from baloot.cli.i18n import AR, check_tables, fields, strings
-from baloot.cli.reason_words import AR_REASONS
 from baloot.core.cards import CARDS, strength, trick_winner
 from baloot.core.errors import IllegalActionError
 from baloot.core.reasons import REASONS, reason_fields, reason_text
@@ -18,6 +16,8 @@ from baloot.core.vocabulary import Question, QuestionKind
 from baloot.records.record import loads
 from baloot.records.replay import ReplayError, replay
 from baloot.view.seat_view import SeatView
+from baloot.words.reasons import AR_REASONS
+from baloot.words.strings import AR, check_tables, fields, strings
 
 ORDERED = " ".join(c.text for c in CARDS)
 

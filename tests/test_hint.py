@@ -15,9 +15,9 @@ from helpers import act, bid, build_deck, end_doubling, new_hand
 from baloot import Hand, Phase, Rules, Seat, Team
 from baloot.bots import HeuristicBot, RandomBot
 from baloot.bots.heuristic import HINT_KEYS, Hint, HintReason
-from baloot.cli.hint_words import HINT_WORDS, check_hint_words, hint_lines, hint_text
-from baloot.cli.i18n import LANGUAGES, fields
 from baloot.view.seat_view import SeatView
+from baloot.words.hints import HINT_WORDS, check_hint_words, hint_lines, hint_text
+from baloot.words.strings import LANGUAGES, fields
 
 
 def explain(hand: Hand) -> Hint:

@@ -16,7 +16,6 @@ import pytest
 from rich.console import Console
 
 from baloot.cli.game import Game, Options
-from baloot.cli.i18n import AR, EN, check_tables, fields, strings
 from baloot.cli.play import PlayUsageError, add_arguments, parse_bots, parse_options
 from baloot.cli.questions import parse_card_answer
 from baloot.core.actions import Verb
@@ -27,6 +26,7 @@ from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
 from baloot.records.record import loads
 from baloot.records.replay import replay
+from baloot.words.strings import AR, EN, check_tables, fields, strings
 
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 CARD = re.compile(r"(10|[AKQJ987])([♠♥♦♣])")

@@ -344,7 +344,7 @@ def test_a_replay_error_gives_the_reason_alone_and_its_code_words_it(
     assert error.to_json()["error"] == {"hand": 1, "action": 13, "text": text, "reason": reason}
     assert str(error) == f'hand 1: action 13 "{text}": {reason}'
     assert Reason(error.code, error.params).text == reason
-    from baloot.cli.i18n import strings
+    from baloot.words.strings import strings
 
     worded = strings("ar").reason(error)  # the terminal words a reason from code and params
     assert worded and (reason in worded or error.code != "bad_notation")
@@ -490,8 +490,8 @@ def test_a_question_about_north_is_about_someone() -> None:
 
 
 def test_the_terminal_words_a_question_about_north_with_north() -> None:
-    from baloot.cli.i18n import strings
     from baloot.cli.questions import call_context
+    from baloot.words.strings import strings
 
     hand = north_bid_second_round_hokum()
     view = SeatView.of(hand, hand.to_act)
@@ -502,7 +502,7 @@ def test_the_terminal_words_a_question_about_north_with_north() -> None:
 # --------------------------------------------------------------------------- (f) the layers
 
 #: The layers from the bottom: a module may import its own layer or a lower one.
-LAYERS = ("core", "records", "view", "table", "bots", "cli", "server")
+LAYERS = ("core", "records", "view", "table", "bots", "words", "cli", "server")
 #: Layers at the level of another, side by side: neither may import the other.
 SIDE_BY_SIDE = {"server": "cli"}
 ENTRY_POINTS = {"baloot", "baloot.__main__", "baloot.bench"}
@@ -529,6 +529,23 @@ def test_the_engine_records_and_view_load_no_terminal_bots_or_cli() -> None:
         m
         for m in loaded
         if m.split(".")[0] == "rich" or m.startswith(("baloot.cli", "baloot.bots", "baloot.table"))
+    ]
+    assert not unwanted
+
+
+def test_the_words_load_neither_an_interface_nor_the_terminal() -> None:
+    """The web server words sheets and hints with :mod:`baloot.words`: importing it brings
+    neither the command line, nor the server, nor ``rich``."""
+    loaded = run_python(
+        "import json, sys\n"
+        "import baloot.words, baloot.words.hints, baloot.words.sheet\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    assert "baloot.words.strings" in loaded
+    unwanted = [
+        m
+        for m in loaded
+        if m.split(".")[0] == "rich" or m.startswith(("baloot.cli", "baloot.server"))
     ]
     assert not unwanted
 
@@ -698,10 +715,14 @@ def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
         "records/r.py": "from ..view import v\n",
         "view/__init__.py": "",
         "view/v.py": "from baloot.core.a import A\n",
-        "cli/__init__.py": "from baloot.server import room\n",
+        "words/__init__.py": "from baloot.bots import make_bot\n",
+        "words/sheet.py": "from baloot.cli.play import ask\n",
+        "words/hints.py": "def f():\n    from baloot.server import room\n",
+        "cli/__init__.py": "from baloot.server import room\nfrom baloot.words import sheet\n",
         "cli/play.py": "",
         "server/__init__.py": "",
-        "server/room.py": "from baloot.cli import play\nfrom baloot.bots import make_bot\n",
+        "server/room.py": "from baloot.cli import play\nfrom baloot.bots import make_bot\n"
+        "from baloot.words.sheet import sheet_text\n",
         "extra.py": "",
     }
     for name, text in files.items():
@@ -715,9 +736,11 @@ def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
         "baloot.core.c (core) imports baloot (view)",
         "baloot.core.c (core) imports baloot.records.r (records)",
         "baloot.extra is in no layer of "
-        "('core', 'records', 'view', 'table', 'bots', 'cli', 'server')",
+        "('core', 'records', 'view', 'table', 'bots', 'words', 'cli', 'server')",
         "baloot.records.r (records) imports baloot.view.v (view)",
         "baloot.server.room (server) imports baloot.cli.play (cli)",
+        "baloot.words.hints (words) imports baloot.server.room (server)",
+        "baloot.words.sheet (words) imports baloot.cli.play (cli)",
     ]
     assert core_problems(graph) == [
         "baloot.core.a imports rich",
@@ -756,9 +779,10 @@ def test_the_hand_keeps_every_public_name() -> None:
     assert {name for name in dir(Hand) if not name.startswith("_")} == HAND_NAMES
 
 
-def test_the_core_modules_are_a_few_hundred_lines_each() -> None:
+def test_the_core_and_words_modules_are_a_few_hundred_lines_each() -> None:
     lengths = {
-        path.name: len(path.read_text(encoding="utf-8").splitlines())
-        for path in sorted((SRC / "core").glob("*.py"))
+        f"{path.parent.name}/{path.name}": len(path.read_text(encoding="utf-8").splitlines())
+        for folder in ("core", "words")
+        for path in sorted((SRC / folder).glob("*.py"))
     }
     assert {name: n for name, n in lengths.items() if n > 600} == {}

@@ -17,9 +17,7 @@ from rich.console import Console
 from spec_example import ACTIONS, DECK
 
 from baloot.cli import main
-from baloot.cli.i18n import LANGUAGES, strings
 from baloot.cli.render import Seating, render_sheet
-from baloot.cli.sheet import sheet_text
 from baloot.core.actions import Verb
 from baloot.core.hand import Hand
 from baloot.core.rules import Rules
@@ -29,6 +27,8 @@ from baloot.core.vocabulary import ContractKind, DecidedBy, Level, Outcome
 from baloot.records.record import loads
 from baloot.records.replay import replay
 from baloot.view.sheet import FATES, HOW, SheetKey, SheetLine, explain, to_json
+from baloot.words.sheet import sheet_text
+from baloot.words.strings import LANGUAGES, strings
 
 #: Held by the kabooted team: NS take all eight tricks while W holds (and announces) the
 #: Baloot, which R12.8 loses (classic rules: ``baloot_on_loss = transfer``).

@@ -31,6 +31,7 @@ from baloot.core.seats import Seat
 from baloot.records.record import Record, dumps, loads, loads_all, shown
 from baloot.records.replay import ReplayError, replay
 from baloot.table import first_dealer
+from baloot.words.strings import LANGUAGES, strings
 
 from . import arena as arena_command
 from . import play as play_command
@@ -45,9 +46,8 @@ from .files import (
     silence_stdout,
     write_atomic,
 )
-from .i18n import LANGUAGES, strings
 from .options import add_rules_arguments, rules_from_arguments
-from .sheet import render_replay
+from .replay_text import render_replay
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
 

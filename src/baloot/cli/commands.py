@@ -14,9 +14,9 @@ from baloot.bots import HeuristicBot
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.table import Event, Table
+from baloot.words.hints import hint_lines
+from baloot.words.strings import Strings
 
-from .hint_words import hint_lines
-from .i18n import Strings
 from .render import Seating
 from .screens import action_line, running_sheet, trick_page
 from .terminal import Terminal

@@ -38,9 +38,9 @@ from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Phase, Trick
 from baloot.table import Event, EventKind, Player, Table, WaitKind
 from baloot.view.seat_view import SeatView, heard
+from baloot.words.strings import Strings, strings
 
 from .commands import Commands, Redo
-from .i18n import Strings, strings
 from .keeping import Keeper
 from .questions import (
     Choice,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from baloot.records.record import dumps
 from baloot.table import Table
+from baloot.words.strings import Strings
 
-from .i18n import Strings
 from .saving import SaveError, autosave_path, save_path, write_record
 from .terminal import EndOfInput, Terminal
 

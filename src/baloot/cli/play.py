@@ -17,10 +17,10 @@ from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.record import loads
 from baloot.table import PlayerKind, Table, first_dealer
+from baloot.words.strings import LANGUAGES
 
 from .files import read_record_text
 from .game import DEFAULT_BOT, TERMINAL_DELAY, Game, Options, seat_bots
-from .i18n import LANGUAGES
 from .options import add_rules_arguments, rules_from_arguments
 from .saving import SaveError, save_path
 from .terminal import GameConsole

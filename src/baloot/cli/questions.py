@@ -1,7 +1,7 @@
 """What the terminal asks the human: the question, its numbered choices, and typed answers.
 
 Everything here is built from the seat's :class:`~baloot.view.SeatView`: the choices are
-exactly its legal actions (worded by :mod:`baloot.cli.i18n`), and whatever is typed instead
+exactly its legal actions (worded by :mod:`baloot.words.strings`), and whatever is typed instead
 of a number is read into an action for the engine to judge. No rule is worked out here.
 
 >>> read_card("10♦"), read_card("td")
@@ -23,8 +23,8 @@ from baloot.core.errors import NotationError
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, QuestionKind
 from baloot.view.seat_view import SeatView
+from baloot.words.strings import Strings
 
-from .i18n import Strings
 from .render import SUIT_ORDER, call_label, card_text, claims_text, contract_text, hand_order
 
 

@@ -2,9 +2,8 @@
 
 Everything is built from what the engine reports — a seat's :class:`~baloot.view.SeatView`
 while a hand is played, the finished hand's :class:`~baloot.core.scoring.HandResult` for the
-sheet (explained by :mod:`baloot.view.sheet`) — and worded by :mod:`baloot.cli.i18n`. No rule
-is worked out here: the tricks, the bidding rounds and the figures on the sheet are the
-engine's.
+sheet (explained by :mod:`baloot.view.sheet`) — and worded by :mod:`baloot.words`. No rule is
+worked out here: the tricks, the bidding rounds and the figures on the sheet are the engine's.
 """
 
 from __future__ import annotations
@@ -27,9 +26,8 @@ from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, ContractKind, Level, Phase, Trick
 from baloot.view.seat_view import SeatView
 from baloot.view.sheet import SheetKey, SheetLine, explain
-
-from .i18n import Strings
-from .sheet import sheet_text
+from baloot.words.sheet import sheet_text
+from baloot.words.strings import Strings
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 #: Suits in the order a hand is shown: black and red alternate.
@@ -369,7 +367,7 @@ def render_sheet(
 ) -> RenderableType:
     """The score sheet of a finished hand: a table of the figures, then every line of the
     sheet model (:func:`baloot.view.sheet.explain`) as a note, worded by
-    :func:`baloot.cli.sheet.sheet_text` like the sheet of ``baloot replay``."""
+    :func:`baloot.words.sheet.sheet_text` like the sheet of ``baloot replay``."""
     title = s("sheet_title", number=number)
     lines = explain(result, rules)
     by_key: dict[SheetKey, list[SheetLine]] = {}

@@ -1,6 +1,6 @@
 """The terminal's other screens: the running score sheet, a trick paged back, event lines.
 
->>> from baloot.cli.i18n import strings
+>>> from baloot.words.strings import strings
 >>> from baloot.core.actions import Action
 >>> action_line(Action.parse("N declare sira:Td9d8d"), "N", strings("en")).plain
 'N declares sira'
@@ -19,8 +19,8 @@ from baloot.core.hand import Hand
 from baloot.core.match import TARGET
 from baloot.core.scoring import HandResult
 from baloot.core.vocabulary import ContractKind, Trick
+from baloot.words.strings import Strings
 
-from .i18n import Strings
 from .render import Seating, call_label, claims_text, play_text, trick_text
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from .i18n import Strings
+from baloot.words.strings import Strings
 
 #: The widest the table and the sheets are drawn, in columns.
 MAX_WIDTH = 100

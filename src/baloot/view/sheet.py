@@ -6,7 +6,9 @@ values, each a :class:`SheetKey` and its parameters; interfaces word the lines t
 Every figure is the engine's: nothing here re-decides a rule (the rounding, the winner, what
 each team writes and what becomes of the Baloot are read from the result's
 :class:`~baloot.core.scoring.HandScore`). :func:`to_json` gives the ``sheet`` of the
-``hand-over`` message of ``seat-view.md``: ``[{"key": ..., "params": {...}}, ...]``.
+``hand-over`` message of ``seat-view.md``: ``[{"key": ..., "params": {...}}, ...]``;
+:func:`from_json` reads it back, every key and parameter checked against the table below
+(:data:`PARAMS`), for a sheet that comes back from a browser.
 
 This is a wire format: the keys and their parameters below are stable. Seats are letters
 (``N W S E``), teams ``NS`` / ``EW``, suits letters (``s h d c``), projects their record words
@@ -99,15 +101,18 @@ SheetLine(key=<SheetKey.COUNTING_TEAM: 'counting_team'>, params={'team': 'EW', '
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
-from baloot.core.rules import Rules
+from baloot.core.cards import CARDS
+from baloot.core.projects import ProjectKind
+from baloot.core.rules import CHOICES, Rules
 from baloot.core.scoring import HandResult, HandScore
 from baloot.core.seats import Seat, Team
-from baloot.core.vocabulary import Contract, ContractKind, Level, Outcome
+from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Outcome, Rounding
 from baloot.records.summary import teams_json
 
 #: A parameter's value: a JSON scalar, or a list of strings (a tuple here).
@@ -158,11 +163,166 @@ class SheetLine:
         }
         return {"key": self.key.value, "params": params}
 
+    @classmethod
+    def from_json(cls, data: object) -> SheetLine:
+        """The line that :meth:`to_json` wrote, checked against the module's table: the key,
+        exactly its parameters, each of its type and among its values. Anything else (a
+        browser's message, say) is a :class:`ValueError` with a one-line reason.
+
+        >>> SheetLine.from_json({"key": "tricks", "params": {"NS": 6, "EW": 2}})
+        SheetLine(key=<SheetKey.TRICKS: 'tricks'>, params={'NS': 6, 'EW': 2})
+        >>> SheetLine.from_json({"key": "tricks", "params": {"NS": 6, "EW": "2"}})
+        Traceback (most recent call last):
+        ...
+        ValueError: tricks: EW must be a whole number from 0, not "2"
+        """
+        if not isinstance(data, dict) or set(data) != {"key", "params"}:
+            raise ValueError(
+                f'a sheet line must be {{"key": ..., "params": {{...}}}}, not {_shown(data)}'
+            )
+        try:
+            key = SheetKey(data["key"])
+        except (ValueError, TypeError):
+            raise ValueError(f"unknown sheet key {_shown(data['key'])}") from None
+        given = data["params"]
+        if not isinstance(given, dict):
+            raise ValueError(f"{key.value}: params must be an object, not {_shown(given)}")
+        checks = PARAMS[key]
+        if missing := [name for name in checks if name not in given]:
+            raise ValueError(f"{key.value}: missing params {', '.join(missing)}")
+        if extra := sorted(str(name) for name in given if name not in checks):
+            raise ValueError(f"{key.value}: unknown params {_shown(', '.join(extra))}")
+        params: dict[str, Param] = {}
+        for name, check in checks.items():
+            value = given[name]
+            if not check.accepts(value):
+                raise ValueError(f"{key.value}: {name} must be {check.what}, not {_shown(value)}")
+            params[name] = tuple(value) if isinstance(value, list) else value
+        if key is SheetKey.PROJECTS and len({len(_words(params[n])) for n in _PROJECT_LISTS}) > 1:
+            raise ValueError("projects: seats, kinds and cards must be lists of one length")
+        return cls(key, params)
+
 
 #: How each team writes the hand, as ``written``'s ``how``.
 HOW: Final = ("made", "failed", "doubled", "kaboot", "gahwa")
 #: What became of the Baloot, as ``baloot``'s ``fate``.
 FATES: Final = ("kept", "transferred", "lost")
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """What a parameter must be: ``what`` in words, ``accepts`` as a test."""
+
+    what: str
+    accepts: Callable[[object], bool]
+
+
+def _among(what: str, values: Sequence[Param]) -> _Check:
+    """One of ``values``, of the same type too (``true`` is not ``1``)."""
+    return _Check(what, lambda v: any(type(v) is type(x) and v == x for x in values))
+
+
+def _names(values: Sequence[str]) -> str:
+    quoted = [json.dumps(value) for value in values]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _choice(values: Sequence[str]) -> _Check:
+    return _among(_names(values), values)
+
+
+def _or_null(check: _Check) -> _Check:
+    return _Check(f"{check.what} or null", lambda v: v is None or check.accepts(v))
+
+
+def _list(check: _Check) -> _Check:
+    return _Check(
+        f"a list, each {check.what}",
+        lambda v: isinstance(v, list) and all(check.accepts(x) for x in v),
+    )
+
+
+def _is_cards(value: object) -> bool:
+    return (
+        isinstance(value, str) and bool(value) and all(w in _CARD_TEXTS for w in value.split(" "))
+    )
+
+
+_CARD_TEXTS: Final = frozenset(card.text for card in CARDS)
+_COUNT: Final = _Check("a whole number from 0", lambda v: type(v) is int and v >= 0)
+_BOOL: Final = _Check("true or false", lambda v: type(v) is bool)
+_SEAT: Final = _among("a seat (N, W, S or E)", [seat.name for seat in Seat])
+_TEAM: Final = _among("a team (NS or EW)", [team.name for team in Team])
+_SUIT: Final = _among("a suit letter (s, h, d or c)", ["s", "h", "d", "c"])
+_PROJECT: Final = _choice([kind.word for kind in ProjectKind])
+_CARDS: Final = _Check("cards as texts like Qh, separated by spaces", _is_cards)
+_PROJECT_LISTS: Final = ("seats", "kinds", "cards")
+
+#: The parameters of each key, in the order :func:`explain` writes them, and what each must be.
+PARAMS: Final[dict[SheetKey, dict[str, _Check]]] = {
+    SheetKey.ANNULLED: {"reason": _choice(["passes", "kawesh"]), "seat": _or_null(_SEAT)},
+    SheetKey.CONTRACT: {
+        "kind": _choice([kind.value for kind in ContractKind]),
+        "trump": _or_null(_SUIT),
+        "declarer": _SEAT,
+        "team": _TEAM,
+        "level": _among('1, 2, 3, 4 or "gahwa"', [1, 2, 3, 4, "gahwa"]),
+        "locked": _BOOL,
+    },
+    SheetKey.TRICKS: {"NS": _COUNT, "EW": _COUNT},
+    SheetKey.CARD_POINTS: {"NS": _COUNT, "EW": _COUNT, "total": _COUNT},
+    SheetKey.COUNTING_TEAM: {
+        "team": _TEAM,
+        "points": _COUNT,
+        "rounded": _COUNT,
+        "rounding": _choice([rounding.value for rounding in Rounding]),
+        "other": _TEAM,
+        "other_rounded": _COUNT,
+    },
+    SheetKey.KABOOT: {"team": _TEAM, "projects": _choice(CHOICES["kaboot_projects"])},
+    SheetKey.PROJECTS: {
+        "team": _TEAM,
+        "seats": _list(_SEAT),
+        "kinds": _list(_PROJECT),
+        "cards": _list(_CARDS),
+        "points": _COUNT,
+    },
+    SheetKey.DECLARED_NOT_SCORED: {"seat": _SEAT, "team": _TEAM, "kinds": _list(_PROJECT)},
+    SheetKey.NO_PROJECTS: {},
+    SheetKey.BALOOT: {
+        "seat": _SEAT,
+        "team": _TEAM,
+        "points": _COUNT,
+        "fate": _choice(FATES),
+        "written_by": _or_null(_TEAM),
+        "written": _COUNT,
+    },
+    SheetKey.GAME_POINTS: {"NS": _COUNT, "EW": _COUNT},
+    SheetKey.DOUBLING: {"level": _among("2, 3 or 4", [2, 3, 4]), "factor": _COUNT},
+    SheetKey.GAHWA: {"team": _TEAM},
+    SheetKey.DECISION: {
+        "winner": _TEAM,
+        "declarers": _TEAM,
+        "made": _BOOL,
+        "decided_by": _choice([decided.value for decided in DecidedBy]),
+        "tie_digit": _or_null(_among("a digit", list(range(10)))),
+    },
+    SheetKey.WRITTEN: {"NS": _COUNT, "EW": _COUNT, "how": _choice(HOW)},
+}
+
+
+def _words(value: Param) -> tuple[str, ...]:
+    assert isinstance(value, tuple)
+    return value
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """``value`` as JSON on one line, cut to ``limit`` characters: for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = ascii(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def explain(result: HandResult, rules: Rules) -> tuple[SheetLine, ...]:
@@ -241,6 +401,28 @@ def to_json(lines: Sequence[SheetLine]) -> list[dict[str, object]]:
     [{'key': 'no_projects', 'params': {}}]
     """
     return [line.to_json() for line in lines]
+
+
+def from_json(data: object) -> tuple[SheetLine, ...]:
+    """The lines of a ``sheet`` as :func:`to_json` wrote it, each checked by
+    :meth:`SheetLine.from_json`; a :class:`ValueError` names the line that is wrong.
+
+    >>> from_json([{"key": "no_projects", "params": {}}])
+    (SheetLine(key=<SheetKey.NO_PROJECTS: 'no_projects'>, params={}),)
+    >>> from_json([{"key": "no_projects", "params": {}}, {"key": "trick", "params": {}}])
+    Traceback (most recent call last):
+    ...
+    ValueError: sheet line 2: unknown sheet key "trick"
+    """
+    if not isinstance(data, list):
+        raise ValueError(f"a sheet must be a list of lines, not {_shown(data)}")
+    lines = []
+    for number, item in enumerate(data, 1):
+        try:
+            lines.append(SheetLine.from_json(item))
+        except ValueError as error:
+            raise ValueError(f"sheet line {number}: {error}") from None
+    return tuple(lines)
 
 
 def _teams(pair: tuple[int, int]) -> dict[str, Param]:

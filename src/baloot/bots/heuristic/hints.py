@@ -1,5 +1,5 @@
 """A hint: the action the heuristic bot picks and the rules that decided it, as documented
-keys with parameters for an interface to word (``baloot.cli.hint_words`` has English and
+keys with parameters for an interface to word (``baloot.words.hints`` has English and
 Arabic words for every key).
 
 Parameters are strings a player reads: cards as ``Th``, seats and suits as letters (``N``,

@@ -1,8 +1,9 @@
 """The engine's reasons for an illegal action, in Arabic (English is the engine's own text).
 
 :data:`AR_REASONS` has a template for every code of :data:`baloot.core.reasons.REASONS`, with
-the same ``{fields}`` (:func:`baloot.cli.i18n.check_tables` checks it); seats, suits,
-projects and verbs in the parameters are worded in Arabic by :class:`baloot.cli.i18n.Strings`.
+the same ``{fields}`` (:func:`baloot.words.strings.check_tables` checks it); seats, suits,
+projects and verbs in the parameters are worded in Arabic by
+:class:`baloot.words.strings.Strings`.
 """
 
 from __future__ import annotations

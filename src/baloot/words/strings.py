@@ -1,9 +1,12 @@
-"""The words of ``baloot play`` in English and Arabic.
+"""The words of the game in English and Arabic, for ``baloot play``, ``baloot replay`` and a
+web table alike.
 
-Every string the player reads comes from here: prompts, calls, phases, the table's labels, the
-score sheet, suit and seat names. The two tables have exactly the same keys and the same
-``{fields}`` (a test checks it). Card notation (``10♦``, ``Td``) and the record's seat letters
-stay as they are in both languages; right-to-left display is left to the terminal.
+Every string a player reads comes from here: prompts, calls, phases, the table's labels, the
+score sheet, suit and seat names (:mod:`baloot.words.play` adds the terminal table's commands,
+:mod:`baloot.words.reasons` the engine's reasons in Arabic). The two tables have exactly the
+same keys and the same ``{fields}`` (a test checks it). Card notation (``10♦``, ``Td``) and the
+record's seat letters stay as they are in both languages; right-to-left display is left to the
+interface.
 
 >>> s = strings("ar")
 >>> s("call_sun"), s.suit(Suit.HEARTS)
@@ -27,8 +30,8 @@ from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason
 from baloot.core.seats import Seat
 
-from .play_words import AR_PLAY, EN_PLAY
-from .reason_words import AR_VERBS, REASON_TABLES
+from .play import AR_PLAY, EN_PLAY
+from .reasons import AR_VERBS, REASON_TABLES
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -166,7 +169,7 @@ EN: Final[dict[str, str]] = {
     "no_word": "no",
     "ask_lead": "Your lead.",
     "ask_follow": "{seat} led",
-    # the score sheet (baloot.view.sheet: one template per key, cli.sheet.sheet_text)
+    # the score sheet (baloot.view.sheet: one template per key, words.sheet.sheet_text)
     "sheet_title": "Score sheet · hand {number}",
     "totals_line": "Match totals: {us} {ns} · {them} {ew}",
     "row_tricks": "tricks",
@@ -522,6 +525,23 @@ TABLES: Final[dict[str, dict[str, str]]] = {"en": EN | EN_PLAY, "ar": AR | AR_PL
 def strings(lang: str) -> Strings:
     """The strings of ``lang`` (``en`` or ``ar``)."""
     return Strings(lang, TABLES[lang])
+
+
+def language(lang: object) -> str:
+    """``lang`` when it is one of :data:`LANGUAGES`, else a one-line :class:`ValueError` (for
+    a language asked for from outside, a browser say).
+
+    >>> language("ar")
+    'ar'
+    >>> language("fr")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'fr': en or ar
+    """
+    if isinstance(lang, str) and lang in LANGUAGES:
+        return lang
+    shown = ascii(lang) if len(ascii(lang)) <= 20 else ascii(lang)[:19] + "…"
+    raise ValueError(f"unknown language {shown}: {' or '.join(LANGUAGES)}")
 
 
 def fields(template: str) -> frozenset[str]:

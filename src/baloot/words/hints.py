@@ -13,18 +13,27 @@ projects in the parameters are worded in the language; cards are written ``10♥
 'Lead 7♦: your partner S has shown no ♦ diamonds and may still trump it.'
 >>> hint_text(why, "ar")
 'ابدأ بـ7♦: شريكك جنوب قاطع ♦ ديمن وقد يقطعها بالحكم.'
+
+:func:`hint_texts` words the ``why`` of a ``hint`` message as :meth:`Hint.to_json
+<baloot.bots.heuristic.Hint.to_json>` writes it, after checking it (:func:`reason_from_json`):
+what comes back from a browser is refused with a one-line :class:`ValueError`.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import json
+import re
+from collections.abc import Callable
+from typing import Any, Final
 
 from baloot.bots.heuristic import HINT_KEYS, Hint, HintReason
-from baloot.core.cards import Card, Suit
+from baloot.core.actions import Action
+from baloot.core.cards import CARDS, Card, Suit
+from baloot.core.errors import NotationError
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
 
-from .i18n import LANGUAGES, Strings, fields, strings
+from .strings import LANGUAGES, Strings, fields, language, strings
 
 EN: Final[dict[str, str]] = {
     # only one legal action
@@ -223,6 +232,104 @@ def hint_lines(hint: Hint, lang: str) -> list[str]:
     return [hint_text(reason, lang) for reason in hint.why]
 
 
+def hint_texts(why: list[dict[str, Any]], lang: str) -> list[str]:
+    """The reasons of a hint in their JSON form (the ``why`` of a ``hint`` message:
+    ``[{"key": ..., "params": {...}}, ...]``) worded in ``lang``. Unknown keys or languages
+    and missing, extra or wrong parameters are a :class:`ValueError` with a one-line reason.
+
+    >>> why = [{"key": "P5_lead_cheap", "params": {"card": "7c"}}]
+    >>> hint_texts(why, "en"), hint_texts(why, "ar")
+    (['Lead 7♣: the card cheapest to give up.'], ['ابدأ بـ7♣: أرخص ورقة تتخلى عنها.'])
+    >>> hint_texts([{"key": "P7_win_cheaply", "params": {"card": "Jd", "points": 16}}], "ar")
+    Traceback (most recent call last):
+    ...
+    ValueError: hint reason 1: P7_win_cheaply: points must be a number like 7 or 8.5, not 16
+    """
+    lang = language(lang)
+    if not isinstance(why, list):
+        raise ValueError(f"a hint's why must be a list of reasons, not {_shown(why)}")
+    texts = []
+    for number, item in enumerate(why, 1):
+        try:
+            texts.append(hint_text(reason_from_json(item), lang))
+        except ValueError as error:
+            raise ValueError(f"hint reason {number}: {error}") from None
+    return texts
+
+
+def reason_from_json(data: object) -> HintReason:
+    """The reason that :meth:`HintReason.to_json <baloot.bots.heuristic.HintReason.to_json>`
+    wrote, checked: a key of :data:`~baloot.bots.heuristic.HINT_KEYS`, exactly its parameters,
+    each a string of its kind (a seat, a suit or card text, a number...).
+
+    >>> reason_from_json({"key": "P6_play_low", "params": {"card": "7s", "seat": "N"}})
+    HintReason(key='P6_play_low', params={'card': '7s', 'seat': 'N'})
+    >>> reason_from_json({"key": "P6_play_low", "params": {"card": "7s", "seat": "north"}})
+    Traceback (most recent call last):
+    ...
+    ValueError: P6_play_low: seat must be a seat (N, W, S or E), not "north"
+    """
+    if not isinstance(data, dict) or set(data) != {"key", "params"}:
+        raise ValueError(
+            f'a hint reason must be {{"key": ..., "params": {{...}}}}, not {_shown(data)}'
+        )
+    key, given = data["key"], data["params"]
+    if not isinstance(key, str) or key not in HINT_KEYS:
+        raise ValueError(f"unknown hint key {_shown(key)}")
+    if not isinstance(given, dict):
+        raise ValueError(f"{key}: params must be an object, not {_shown(given)}")
+    names = HINT_KEYS[key]
+    if missing := [name for name in names if name not in given]:
+        raise ValueError(f"{key}: missing params {', '.join(missing)}")
+    if extra := sorted(str(name) for name in given if name not in names):
+        raise ValueError(f"{key}: unknown params {_shown(', '.join(extra))}")
+    for name in names:
+        what, accepts = PARAM_CHECKS.get(name, _NUMBER)
+        value = given[name]
+        if not isinstance(value, str) or not accepts(value):
+            raise ValueError(f"{key}: {name} must be {what}, not {_shown(value)}")
+    return HintReason(key, {name: given[name] for name in names})
+
+
+def _is_action(text: str) -> bool:
+    try:
+        return str(Action.parse(text)) == text
+    except NotationError:
+        return False
+
+
+def _all(words: frozenset[str]) -> Callable[[str], bool]:
+    return lambda text: bool(text) and all(word in words for word in text.split(" "))
+
+
+_CARD_TEXTS: Final = frozenset(card.text for card in CARDS)
+_NUMBER: Final = ("a number like 7 or 8.5", re.compile(r"-?\d+(\.\d+)?").fullmatch)
+_CARD: Final = ("a card text like Qh", _CARD_TEXTS.__contains__)
+
+#: What each hint parameter must be, in words and as a test; any other is a number.
+PARAM_CHECKS: Final[dict[str, tuple[str, Callable[[str], object]]]] = {
+    "seat": ("a seat (N, W, S or E)", frozenset(seat.name for seat in Seat).__contains__),
+    "suit": ("a suit letter (s, h, d or c)", frozenset(suit.letter for suit in Suit).__contains__),
+    "card": _CARD,
+    "winner": _CARD,
+    "cards": ("card texts like Qh, separated by spaces", _all(_CARD_TEXTS)),
+    "projects": (
+        "project words like sira, separated by spaces",
+        _all(frozenset(kind.word for kind in ProjectKind)),
+    ),
+    "action": ("an action in record notation like S pass", _is_action),
+}
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """``value`` as JSON on one line, cut to ``limit`` characters: for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        text = ascii(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _param(s: Strings, name: str, value: str) -> str:
     """A hint parameter in the language: seats, suits and projects by name, cards as ``10♥``."""
     try:
@@ -245,7 +352,7 @@ def check_hint_words() -> None:
     """Raise AssertionError unless every language has words for exactly the hint keys, each
     with exactly the key's parameters as fields."""
     if tuple(HINT_WORDS) != LANGUAGES:
-        raise AssertionError("hint words: languages differ from baloot.cli.i18n")
+        raise AssertionError("hint words: languages differ from baloot.words.strings")
     for lang, table in HINT_WORDS.items():
         if table.keys() != HINT_KEYS.keys():
             raise AssertionError(f"{lang}: hint keys differ from baloot.bots.heuristic")

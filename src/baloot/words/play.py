@@ -1,7 +1,7 @@
 """The words of the terminal table's commands, in English and Arabic.
 
 The commands (``?``, ``l``, ``s``, ``u``, ``h``, ``c``), the running score sheet, undo, the
-hint, Sawa, resuming and saving. :mod:`baloot.cli.i18n` merges these tables with its own;
+hint, Sawa, resuming and saving. :mod:`baloot.words.strings` merges these tables with its own;
 the same test checks that both languages have every key with the same ``{fields}``.
 """
 
