@@ -19,8 +19,8 @@ from helpers import build_deck
 from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
-from baloot.server import Connection, Room, RoomError
 from baloot.records.record import Record
+from baloot.server import Connection, Room, RoomError
 from baloot.server.room import MAX_MESSAGE, Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
@@ -729,7 +729,7 @@ def test_a_late_connected_human_is_played_for_once_and_told_so_before_and_after(
     seat_messages = [m for m in out if m["type"] == "seat"]
     assert seat_messages[0]["player"] == "bot:heuristic" and seat_messages[0]["connected"]
     assert seat_messages[-1]["player"] == "Saad"
-    played = [m for m in out if m["type"] == "event"][0]
+    played = next(m for m in out if m["type"] == "event")
     assert played["action"] in legal
     assert harness.leaks == []
 

@@ -306,7 +306,7 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _parser(extra: Mapping[str, Command]) -> argparse.ArgumentParser:
+def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="baloot",
         description="Baloot: replay and check baloot/1 records, deal, generate random games.",
@@ -323,7 +323,7 @@ def _parser(extra: Mapping[str, Command]) -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
-    for name, extra_command in extra.items():
+    for name, extra_command in (extra or {}).items():
         p = sub.add_parser(
             name,
             help=extra_command.HELP,

@@ -1,0 +1,358 @@
+"""The web server as a client sees it: HTTP API and the table protocol over a real WebSocket
+(``seat-view.md`` §4), in process with Starlette's test client, storage in a SQLite file.
+
+The whole match test checks every message against the finished match: no message to a seat
+or a spectator holds a card it might not know at the moment of that message.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+from test_seat_view_secrecy import cards_in_text, may_know
+
+from baloot import Seat
+from baloot.core.hand import Hand
+from baloot.records.record import loads
+from baloot.records.replay import replay
+from baloot.server.app import create_app
+from baloot.server.hall import Hall
+from baloot.server.storage import open_store
+
+FAST = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
+
+
+@dataclass
+class Server:
+    """A running app over a database file; ``restart`` starts a new one on the same file."""
+
+    db: Path
+    options: dict[str, Any]
+    client: TestClient | None = None
+    hall: Hall | None = None
+
+    def start(self) -> TestClient:
+        self.hall = Hall(open_store(str(self.db)), **self.options)
+        self.client = TestClient(create_app(self.hall))
+        self.client.__enter__()
+        return self.client
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.__exit__(None, None, None)
+            self.client = None
+
+    def restart(self) -> TestClient:
+        self.stop()
+        return self.start()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "tables.db", dict(FAST))
+    running.start()
+    yield running
+    running.stop()
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    body.setdefault("seats", {"S": "human"})
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+@dataclass
+class Seen:
+    """What one socket received, in order, and the table state it implies."""
+
+    socket: WebSocketTestSession
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    ids: int = 0
+
+    def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.socket.receive_json()
+        self.messages.append(message)
+        return message
+
+    def until(self, test: Any, limit: int = 5000) -> dict[str, Any]:
+        for _ in range(limit):
+            message = self.receive()
+            if test(message):
+                return message
+        raise AssertionError("the awaited message never came")
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return next(m["view"] for m in reversed(self.messages) if "view" in m)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.socket.send_text(json.dumps(message))
+
+    def act(self, action: str) -> str:
+        self.ids += 1
+        id_ = f"c{self.ids}"
+        self.send({"type": "act", "id": id_, "action": action})
+        return id_
+
+
+def my_turn(seat: str) -> Any:
+    def test(message: dict[str, Any]) -> bool:
+        view = message.get("view")
+        if message["type"] == "hand-over":
+            return True
+        return view is not None and view["to_act"] == seat and bool(view["legal"])
+
+    return test
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def test_options_list_the_presets_flags_bots_and_timers(server: Server) -> None:
+    assert server.client is not None
+    options = server.client.get("/api/options").json()
+    assert {"classic", "federation"} <= set(options["presets"])
+    assert "heuristic" in options["bots"] and options["timers"] == [None, 15, 30, 60]
+    flag = next(f for f in options["flags"] if f["name"] == "must_undertrump")
+    assert flag["choices"] == [False, True]
+
+
+def test_creating_a_table_gives_one_link_per_human_seat_and_a_spectator_link(
+    server: Server,
+) -> None:
+    assert server.client is not None
+    created = create(server.client, seats={"S": "human", "N": "human"}, public=True)
+    table = created["table"]
+    assert set(created["seats"]) == {"S", "N"}
+    assert created["seats"]["S"]["url"] == f"/t/{table}?token={created['seats']['S']['token']}"
+    assert created["spectate"] == f"/t/{table}"
+    listed = server.client.get("/api/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [table]
+    assert "token" not in json.dumps(listed)
+    described = server.client.get(f"/api/tables/{table}").json()
+    assert described["humans"] == ["N", "S"] and described["status"] == "playing"
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"rules": "nonesuch"}, "unknown rules preset"),
+        ({"rules": {"preset": "classic", "must_undertrump": 3}}, "true or false"),
+        ({"seats": {"S": "bot:nonesuch"}}, "unknown bot"),
+        ({"seats": {"S": "./evil --flag"}}, "'human' or 'bot:NAME'"),
+        ({"seats": {"X": "human"}}, "unknown seat"),
+        ({"timer": 5}, "timer"),
+        ({"public": "yes"}, "public"),
+        ({"seats": {"S": "human"}, "names": {"S": "x" * 41}}, "at most 40"),
+    ],
+)
+def test_a_bad_table_request_is_a_400_with_one_clear_line(
+    server: Server, body: dict[str, Any], words: str
+) -> None:
+    assert server.client is not None
+    response = server.client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+
+
+def test_a_body_that_is_not_json_or_too_large_is_a_400(server: Server) -> None:
+    assert server.client is not None
+    assert server.client.post("/api/tables", content=b"{").status_code == 400
+    big = b'{"names": "' + b"x" * 70_000 + b'"}'
+    response = server.client.post("/api/tables", content=big)
+    assert response.status_code == 400 and "at most" in response.json()["error"]
+
+
+def test_pages_are_served_in_english_and_in_arabic_right_to_left(server: Server) -> None:
+    assert server.client is not None
+    table = create(server.client)["table"]
+    for path in ("/", "/history", f"/t/{table}"):
+        english = server.client.get(path)
+        arabic = server.client.get(path + "?lang=ar")
+        assert english.status_code == 200 and '<html lang="en" dir="ltr"' in english.text
+        assert '<html lang="ar" dir="rtl"' in arabic.text
+        assert "script-src 'self'" in english.headers["content-security-policy"]
+        assert english.headers["referrer-policy"] == "no-referrer"
+    assert server.client.get("/t/nonesuch").status_code == 404
+
+
+def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:
+    assert server.client is not None
+    line = {"key": "counting_team", "params": {"team": "EW", "points": 26, "rounded": 3}}
+    english = server.client.post("/api/words", json={"lang": "en", "sheet": [line]})
+    arabic = server.client.post("/api/words", json={"lang": "ar", "sheet": [line]})
+    assert english.status_code == 200 and arabic.status_code == 200
+    assert english.json()["sheet"] != arabic.json()["sheet"]
+    bad = server.client.post("/api/words", json={"lang": "en", "sheet": [{"key": "nope"}]})
+    assert bad.status_code == 400 and bad.json()["error"]
+
+
+# --------------------------------------------------------------------------- the socket
+
+
+def test_an_unknown_table_closes_4404_and_a_wrong_token_4403(server: Server) -> None:
+    assert server.client is not None
+    table = create(server.client)["table"]
+    for url, code in ((f"/ws/tables/{table}?token=wrong", 4403), ("/ws/tables/none", 4404)):
+        with server.client.websocket_connect(url) as socket:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_json()
+            assert closed.value.code == code
+
+
+def check_no_leak(seen: Seen, seat: Seat | None, hands: list[Hand]) -> list[str]:
+    """Every card in every message was known to its seat at that moment (the state of the
+    finished match after as many actions as the message's view holds)."""
+    problems = []
+    number = 0
+    for message in seen.messages:
+        if message["type"] in ("snapshot", "deal", "hand-over"):
+            number = message["match"]["hand"]
+        if "view" not in message:
+            continue
+        hand = hands[number - 1].copy()
+        while len(hand.actions) > len(message["view"]["actions"]):
+            hand.undo()
+        hidden = cards_in_text(json.dumps(message)) - frozenset(may_know(hand, seat))
+        if hidden:
+            problems.append(f"{message['type']} v{message.get('v')}: {sorted(map(str, hidden))}")
+    return problems
+
+
+def test_a_whole_match_over_the_socket_with_no_leak_and_its_record_after(
+    server: Server,
+) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client, names={"S": "Saad"})
+    table, token = created["table"], created["seats"]["S"]["token"]
+    assert client.get(f"/api/matches/{table}/record").status_code == 409
+    with (
+        client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket,
+        client.websocket_connect(f"/ws/tables/{table}") as watching,
+    ):
+        south = Seen(socket)
+        assert south.receive()["type"] == "snapshot"
+        for _ in range(3000):
+            message = south.until(my_turn("S"))
+            if message["type"] == "hand-over":
+                if message["match"]["winner"] is not None:
+                    break
+                south.send({"type": "next", "id": f"n{message['v']}"})
+                continue
+            south.act(message["view"]["legal"][0])
+        final = south.messages[-1]
+        assert final["match"]["record"] == f"/api/matches/{table}/record"
+        spectator = Seen(watching)
+        spectator.until(lambda m: m["type"] == "hand-over" and m["match"]["winner"])
+    response = client.get(f"/api/matches/{table}/record")
+    assert response.status_code == 200
+    record = loads(response.text)
+    assert record.metadata["players"]["S"] == "Saad"
+    hands = list(replay(record).match.hands)
+    assert final["match"]["totals"] == {
+        "NS": replay(record).match.totals[0],
+        "EW": replay(record).match.totals[1],
+    }
+    assert check_no_leak(south, Seat.S, hands) == []
+    assert check_no_leak(spectator, None, hands) == []
+    history = client.get("/api/matches").json()["matches"]
+    assert [(m["id"], m["status"], m["winner"]) for m in history] == [
+        (table, "over", final["match"]["winner"])
+    ]
+
+
+def test_a_restarted_server_resumes_the_table_and_remembers_ids(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    url = f"/ws/tables/{table}?token={token}"
+    with client.websocket_connect(url) as socket:
+        south = Seen(socket)
+        south.until(my_turn("S"))
+        first = south.act(south.view["legal"][0])
+        south.until(lambda m: m.get("type") == "ack")
+        south.until(lambda m: m.get("type") == "event")
+        held_view, held_v = south.view, max(m.get("v", 0) for m in south.messages)
+    client = server.restart()
+    with client.websocket_connect(url) as socket:
+        back = Seen(socket)
+        snapshot = back.receive()
+        assert snapshot["type"] == "snapshot" and snapshot["v"] > held_v
+        assert snapshot["view"]["actions"][: len(held_view["actions"])] == held_view["actions"]
+        back.send({"type": "act", "id": first, "action": "S pass"})
+        assert back.until(lambda m: m["type"] in ("ack", "reject")) == {"type": "ack", "id": first}
+
+
+def test_a_repeated_id_is_acknowledged_and_not_applied_twice(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client, seats={"S": "human", "N": "human"})
+    tokens = {seat: created["seats"][seat]["token"] for seat in ("S", "N")}
+    table = created["table"]
+    with client.websocket_connect(f"/ws/tables/{table}?token={tokens['S']}") as socket:
+        south = Seen(socket)
+        message = south.until(my_turn("S"))
+        action = message["view"]["legal"][0]
+        south.send({"type": "act", "id": "same", "action": action})
+        south.send({"type": "act", "id": "same", "action": action})
+        south.until(lambda m: m["type"] == "event")
+        second = south.until(lambda m: m["type"] in ("ack", "reject"))
+        assert second == {"type": "ack", "id": "same"}
+        south.send({"type": "ping"})
+        assert south.until(lambda m: m["type"] == "pong")
+        acted = [m for m in south.messages if m["type"] == "event" and m["action"] == action]
+        assert len(acted) == 1
+
+
+def test_bad_frames_are_rejected_and_a_flood_is_rate_limited(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    table = create(client)["table"]
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        seen = Seen(socket)
+        seen.receive()
+        socket.send_bytes(b"\x00\x01")
+        assert seen.until(lambda m: m["type"] == "reject")["code"] == "bad_message"
+        socket.send_text("{not json")
+        assert seen.until(lambda m: m["type"] == "reject")["code"] == "bad_json"
+        socket.send_text(json.dumps({"type": "ping", "pad": "x" * 70_000}))
+        assert seen.until(lambda m: m["type"] == "reject")["code"] == "too_large"
+        for _ in range(40):
+            socket.send_text('{"type": "ping"}')
+        answers = [seen.until(lambda m: m["type"] in ("pong", "reject")) for _ in range(40)]
+        assert any(answer.get("code") == "rate_limited" for answer in answers)
+        assert any(answer["type"] == "pong" for answer in answers)
+
+
+def test_a_disconnected_human_is_played_for_after_the_wait_and_told(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client, seats={"S": "human", "N": "human"})
+    table = created["table"]
+    tokens = {seat: created["seats"][seat]["token"] for seat in ("S", "N")}
+    with client.websocket_connect(f"/ws/tables/{table}?token={tokens['N']}") as socket:
+        north = Seen(socket)
+        started = time.monotonic()
+        for _ in range(500):
+            message = north.receive()
+            if message["type"] == "seat" and message["seat"] == "S":
+                break
+            view = message.get("view")
+            if view and view["to_act"] == "N" and view["legal"]:
+                north.act(view["legal"][0])
+        else:
+            raise AssertionError("no bot played for the absent South")
+        assert message["player"] == "bot:heuristic" and message["connected"] is False
+        assert time.monotonic() - started >= 0.3
