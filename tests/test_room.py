@@ -20,7 +20,8 @@ from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
 from baloot.server import Connection, Room, RoomError
-from baloot.server.room import MAX_MESSAGE, Outgoing
+from baloot.records.record import Record
+from baloot.server.room import MAX_MESSAGE, Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}
@@ -666,3 +667,89 @@ def test_a_room_is_created_as_post_api_tables_describes_it() -> None:
     assert len(room.table.match.hands) == 1
     with pytest.raises(ValueError, match="neither"):
         Room.create({"S": "robot"})
+
+
+# --------------------------------------------------------------------------- the journal
+
+
+def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None:
+    """What storage keeps (the config and every step, bots', undos and ``next`` included)
+    brings back the same match, the same ``v`` and the same remembered client ids."""
+    harness, south = south_to_act(seed=5)
+    room = harness.room
+    kept = room.take_steps()
+    hand_over(harness, south)
+    harness.send(south, {"type": "next", "id": "n1"})
+    harness.bots()
+    harness.play_first_legal(south)
+    harness.bots()
+    harness.send(south, {"type": "undo", "id": "u1"})
+    harness.play_first_legal(south)
+    harness.bots()
+    kept += room.take_steps()
+    assert {step.kind.value for step in kept} >= {"act", "bot", "next", "undo", "seat"}
+    config = room.config(timer=30, public=True, created=1.0)
+    again = Room.from_config(config, kept)
+    assert again.v == room.v
+    assert Record.of(again.table.match) == Record.of(room.table.match)
+    assert again.table.view(Seat.S) == room.table.view(Seat.S)
+    assert again.tokens == {} and again.token_digests == room.token_digests
+    back, first = again.connect(room.tokens[Seat.S])
+    assert first[0][1]["view"] == south.view
+    repeated = again.receive(back, json.dumps({"type": "act", "id": "c1", "action": "S pass"}))
+    assert [message for _, message in repeated] == [{"type": "ack", "id": "c1"}]
+    assert again.v == room.v + 1  # only the seat message of the connection
+
+
+def test_steps_are_taken_once_and_each_records_the_v_after_it() -> None:
+    harness, south = south_to_act()
+    steps = harness.room.take_steps()
+    assert steps and steps[-1].v == harness.room.v
+    assert harness.room.take_steps() == []
+    harness.play_first_legal(south)
+    (step,) = [s for s in harness.room.take_steps() if s.kind.value == "act"]
+    assert step.seat is Seat.S and step.id == f"c{harness.ids}" and len(step.actions) == 1
+
+
+def test_a_token_is_kept_only_as_its_digest() -> None:
+    room = one_human_room()
+    token = room.tokens[Seat.S]
+    config = room.config(timer=None, public=False, created=0.0)
+    assert token not in json.dumps(config.to_json())
+    assert config.tokens["S"] == token_digest(token)
+
+
+# --------------------------------------------------------------------------- time outs
+
+
+def test_a_late_connected_human_is_played_for_once_and_told_so_before_and_after() -> None:
+    harness, south = south_to_act()
+    legal = south.view["legal"]
+    out = harness.deliver(harness.room.time_out(Seat.S))
+    seat_messages = [m for m in out if m["type"] == "seat"]
+    assert seat_messages[0]["player"] == "bot:heuristic" and seat_messages[0]["connected"]
+    assert seat_messages[-1]["player"] == "Saad"
+    played = [m for m in out if m["type"] == "event"][0]
+    assert played["action"] in legal
+    assert harness.leaks == []
+
+
+def test_a_disconnected_human_is_played_for_until_they_come_back() -> None:
+    harness, south = south_to_act()
+    spectator = harness.connect(None)
+    harness.deliver(harness.room.disconnect(south.connection))
+    harness.deliver(harness.room.time_out(Seat.S))
+    assert harness.room.seats_json()["S"] == {"player": "bot:heuristic", "connected": False}
+    harness.bots()
+    if harness.room.table.waiting().seat is Seat.S:
+        out = harness.deliver(harness.room.time_out(Seat.S))
+        assert "seat" not in types(out)  # already said
+    back = harness.connect(harness.room.tokens[Seat.S])
+    assert back.messages[0]["seats"]["S"] == {"player": "Saad", "connected": True}
+    assert spectator.messages[-1]["type"] == "seat"
+    assert spectator.messages[-1]["player"] == "Saad"
+
+
+def test_time_out_does_nothing_unless_that_human_is_to_act() -> None:
+    harness, _ = south_to_act()
+    assert harness.room.time_out(Seat.N) == []

@@ -18,9 +18,9 @@ import json
 import random
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from baloot.core.cards import CardSet
 from baloot.core.errors import BalootError, RecordError
@@ -50,6 +50,20 @@ from .options import add_rules_arguments, rules_from_arguments
 from .sheet import render_replay
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
+
+
+class Command(Protocol):
+    """A command that a layer beside the command line adds to it (``baloot serve``): its
+    help, its options and what runs it. A module with these names is one."""
+
+    HELP: str
+    EPILOG: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
 REASON_LENGTH = 160
 """The most characters of an error's reason that the text output shows (then an ellipsis)."""
 
@@ -292,7 +306,7 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(extra: Mapping[str, Command]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="baloot",
         description="Baloot: replay and check baloot/1 records, deal, generate random games.",
@@ -308,6 +322,17 @@ def _parser() -> argparse.ArgumentParser:
             epilog=_EPILOG[name],
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+
+    for name, extra_command in extra.items():
+        p = sub.add_parser(
+            name,
+            help=extra_command.HELP,
+            description=extra_command.HELP,
+            epilog=extra_command.EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        extra_command.add_arguments(p)
+        p.set_defaults(run=extra_command.run)
 
     p = command("play", "play a match to 152 in the terminal against bots")
     play_command.add_arguments(p)
@@ -351,16 +376,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+def main(argv: Sequence[str] | None = None, extra: Mapping[str, Command] | None = None) -> int:
+    """Run the command line, with the ``extra`` commands of other layers; the exit status."""
     try:
-        return _run(argv)
+        return _run(argv, extra or {})
     finally:
         _flush_stdout()
 
 
-def _run(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+def _run(argv: Sequence[str] | None, extra: Mapping[str, Command]) -> int:
+    args = _parser(extra).parse_args(argv)
     if getattr(args, "count", 1) < 1:
         _complain("--count must be at least 1")
         return NOT_A_RECORD

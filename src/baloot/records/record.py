@@ -292,7 +292,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
         if key in METADATA_KEYS or key.startswith("x_"):
             continue
         raise RecordError(f"unknown key {shown(key)}")
-    rules, preset = _read_rules(data.get("rules", "classic"))
+    rules, preset = read_rules(data.get("rules", "classic"))
     score_before = None
     if "score_before" in data:
         score_before = _read_score(data["score_before"])
@@ -333,7 +333,13 @@ def _check_writable(key: str, value: Any) -> None:
             _check_writable(f"{key}.{inner}", item)
 
 
-def _read_rules(value: Any) -> tuple[Rules, str]:
+def read_rules(value: Any) -> tuple[Rules, str]:
+    """The rules of a record's ``rules`` value (a preset name or a table of a preset and
+    flags) and the preset it names; a :class:`RecordError` with one clear line otherwise.
+
+    >>> read_rules({"preset": "classic", "must_undertrump": True})[0].must_undertrump
+    True
+    """
     if isinstance(value, str):
         return _preset(value), value
     if not isinstance(value, dict):

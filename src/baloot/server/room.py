@@ -43,6 +43,7 @@ heard it), so no message carries a card its seat may not know. The room keeps th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -60,7 +61,9 @@ from baloot.core.hand import Hand
 from baloot.core.match import TARGET
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
+from baloot.server.journal import Step, StepKind, TableConfig
 from baloot.table.players import Bot, Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView, heard
@@ -145,18 +148,26 @@ class Room:
         hint_bot: HintBot | None = None,
         history: int = HISTORY,
         record_url: str | None = None,
+        token_digests: Mapping[Seat, str] | None = None,
     ) -> None:
         self.table = table
         self.id = room_id if room_id is not None else secrets.token_urlsafe(9)
-        self.tokens: dict[Seat, str] = {seat: secrets.token_urlsafe(24) for seat in table.humans}
+        #: The tokens, known only to the room that made them (a restored room has digests).
+        self.tokens: dict[Seat, str] = {}
+        if token_digests is None:
+            self.tokens = {seat: secrets.token_urlsafe(24) for seat in table.humans}
+            token_digests = {seat: token_digest(token) for seat, token in self.tokens.items()}
+        self.token_digests = dict(token_digests)
         self.hint_bot: HintBot = hint_bot or HeuristicBot(random.Random(0))
         self.record_url = record_url
         self.v = 0
-        self._seat_of = {token: seat for seat, token in self.tokens.items()}
+        self._seat_of = {digest: seat for seat, digest in self.token_digests.items()}
         self._history: deque[tuple[int, dict[Seat | None, Message]]] = deque(maxlen=history)
         self._connections: list[Connection] = []
         self._numbers = count(1)
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
+        self._steps: list[Step] = []
+        self._stood_in: set[Seat] = set()
 
     @classmethod
     def create(
@@ -178,19 +189,83 @@ class Room:
         wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
         shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
         players: dict[Seat, Player] = {}
-        bots: dict[Seat, Bot] = {}
         for seat in Seat:
             kind = wanted.get(seat, "bot:heuristic")
-            rng = random.Random(seed * 8 + int(seat) + 1)
             if kind == "human":
                 players[seat] = Player.human(shown.get(seat, seat.name))
-                bots[seat] = HeuristicBot(rng)  # the stand-in (claims, time-outs)
             elif kind.startswith("bot:"):
                 players[seat] = Player.parse(kind)
-                bots[seat] = make_bot(players[seat].name, rng)
             else:
                 raise ValueError(f"seat {seat.name}: {kind!r} is neither 'human' nor 'bot:NAME'")
-        return cls(Table.new(players, bots, rules, seed), room_id, history=history)
+        return cls(_seated(players, rules, seed), room_id, history=history)
+
+    @classmethod
+    def from_config(cls, config: TableConfig, steps: Sequence[Step] = (), **options: Any) -> Room:
+        """The room that ``config`` describes, brought to where ``steps`` left it (see
+        :meth:`restore`); ``options`` as for the constructor."""
+        players = {
+            Seat[seat]: Player.human(label) if seat in config.humans else Player.parse(label)
+            for seat, label in config.players.items()
+        }
+        table = _seated(players, read_rules(config.rules)[0], config.seed)
+        digests = {Seat[seat]: digest for seat, digest in config.tokens.items()}
+        room = cls(table, config.id, token_digests=digests, **options)
+        room.restore(steps)
+        return room
+
+    def config(self, *, timer: int | None, public: bool, created: float) -> TableConfig:
+        """What storage keeps to make this room again (:meth:`from_config`)."""
+        table = self.table
+        assert table.seed is not None
+        return TableConfig(
+            id=self.id,
+            players={seat.name: table.players[seat].label for seat in Seat},
+            humans=tuple(seat.name for seat in table.humans),
+            rules=rules_json(table.hand.rules),
+            seed=table.seed,
+            timer=timer,
+            public=public,
+            tokens={seat.name: digest for seat, digest in self.token_digests.items()},
+            created=created,
+        )
+
+    # ------------------------------------------------------------------ the journal
+
+    def take_steps(self) -> list[Step]:
+        """The steps taken since the last call, to be stored before their messages are sent
+        (so that nothing acknowledged is ever lost)."""
+        steps, self._steps = self._steps, []
+        return steps
+
+    def restore(self, steps: Sequence[Step]) -> None:
+        """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
+        as they were. Nothing is sent; the history for ``resync`` starts afresh."""
+        table = self.table
+        for step in steps:
+            if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
+                for action in step.actions:
+                    table.apply_stored(action)
+            elif step.kind is StepKind.NEXT:
+                assert step.seat is not None
+                table.ready(step.seat)
+            elif step.kind is StepKind.DEAL:
+                table.deal()
+            elif step.kind is StepKind.UNDO:
+                assert step.seat is not None
+                table.undo(step.seat)
+            if step.seat is not None and step.id is not None:
+                self._remembered[step.seat].add(step.id)
+            self.v = step.v
+
+    def _journal(
+        self,
+        kind: StepKind,
+        seat: Seat | None = None,
+        id_: str | None = None,
+        events: Sequence[Event] = (),
+    ) -> None:
+        actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
+        self._steps.append(Step(kind, self.v, seat, id_, actions))
 
     # ------------------------------------------------------------------ connections
 
@@ -203,13 +278,14 @@ class Room:
         """
         seat: Seat | None = None
         if token is not None:
-            found = self._seat_of.get(token)
+            found = self._seat_of.get(token_digest(token))
             if found is None:
                 raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
             seat = found
         out: list[Outgoing] = []
         if seat is not None and not self._connected(seat):
-            out = self._publish_same(self._seat_message(seat, True))
+            self._stood_in.discard(seat)
+            out = self._publish_seat(seat, True)
         connection = Connection(seat, next(self._numbers))
         self._connections.append(connection)
         return connection, [(connection, self._snapshot(seat)), *out]
@@ -223,7 +299,7 @@ class Room:
         seat = connection.seat
         if seat is None or self._connected(seat):
             return []
-        return self._publish_same(self._seat_message(seat, False))
+        return self._publish_seat(seat, False)
 
     @property
     def connections(self) -> tuple[Connection, ...]:
@@ -277,13 +353,15 @@ class Room:
         except IllegalActionError as error:
             raise _Refused(id_, error.code, error.reason) from None
         self._remembered[seat].add(id_)
-        return [(connection, _ack(id_)), *self._publish(events)]
+        out = [(connection, _ack(id_)), *self._publish(events)]
+        self._journal(StepKind.ACT, seat, id_, events)
+        return out
 
     def _next(self, connection: Connection, message: Message) -> list[Outgoing]:
-        return self._once(connection, message, self.table.ready)
+        return self._once(connection, message, StepKind.NEXT, self.table.ready)
 
     def _undo(self, connection: Connection, message: Message) -> list[Outgoing]:
-        return self._once(connection, message, self.table.undo)
+        return self._once(connection, message, StepKind.UNDO, self.table.undo)
 
     def _claim(self, connection: Connection, message: Message) -> list[Outgoing]:
         def claim(seat: Seat) -> list[Event]:
@@ -291,12 +369,13 @@ class Room:
                 raise IllegalActionError.of("match_over")
             return self.table.claim(seat)
 
-        return self._once(connection, message, claim, self.table.hand.copy)
+        return self._once(connection, message, StepKind.CLAIM, claim, self.table.hand.copy)
 
     def _once(
         self,
         connection: Connection,
         message: Message,
+        kind: StepKind,
         call: Callable[[Seat], list[Event]],
         before: Callable[[], Hand] | None = None,
     ) -> list[Outgoing]:
@@ -310,7 +389,9 @@ class Room:
         hand = None if before is None else before()
         events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
-        return [(connection, _ack(id_)), *self._publish(events, hand)]
+        out = [(connection, _ack(id_)), *self._publish(events, hand)]
+        self._journal(kind, seat, id_, events)
+        return out
 
     def _hint(self, connection: Connection, message: Message) -> list[Outgoing]:
         id_ = _required_id(message)
@@ -350,11 +431,11 @@ class Room:
     def step_bot(self) -> list[Outgoing]:
         """Let the bot to act decide, and the messages it caused; nothing when the table
         does not wait for a bot. At a table without humans it also deals the next hand."""
-        kind = self.table.waiting().kind
-        if kind is WaitKind.BOT:
-            return self._publish(self.table.play_bot())
-        if kind is WaitKind.NEXT and not self.table.humans:
-            return self._publish(self.table.deal())
+        waiting = self.table.waiting()
+        if waiting.kind is WaitKind.BOT:
+            return self._bot_plays(waiting.seat)
+        if waiting.kind is WaitKind.NEXT and not self.table.humans:
+            return self.deal()
         return []
 
     def deal(self) -> list[Outgoing]:
@@ -362,7 +443,37 @@ class Room:
         ``hand-over``); nothing unless the table waits for the next hand."""
         if self.table.waiting().kind is not WaitKind.NEXT:
             return []
-        return self._publish(self.table.deal())
+        out = self._publish(self.table.deal())
+        self._journal(StepKind.DEAL)
+        return out
+
+    def time_out(self, seat: Seat) -> list[Outgoing]:
+        """The human of ``seat`` ran out of time (the caller's turn timer, or 30 s into the
+        turn of a disconnected human): the table's bot makes this one decision for them.
+
+        A ``seat`` message says first that the bot plays for the seat; for a connected human
+        a second one says the seat is theirs again at once, for a disconnected one when they
+        come back. Nothing happens unless ``seat`` is a human seat to act.
+        """
+        waiting = self.table.waiting()
+        if waiting.kind is not WaitKind.HUMAN or waiting.seat != seat:
+            return []
+        connected = self._connected(seat)
+        out: list[Outgoing] = []
+        if seat not in self._stood_in:
+            self._stood_in.add(seat)
+            out += self._publish_seat(seat, connected)
+        out += self._bot_plays(seat)
+        if connected:
+            self._stood_in.discard(seat)
+            out += self._publish_seat(seat, True)
+        return out
+
+    def _bot_plays(self, seat: Seat | None) -> list[Outgoing]:
+        events = self.table.play_bot(seat)
+        out = self._publish(events)
+        self._journal(StepKind.BOT, seat, None, events)
+        return out
 
     # ------------------------------------------------------------------ what is sent
 
@@ -384,12 +495,15 @@ class Room:
     def seats_json(self) -> Message:
         """Each seat's player and whether it is connected (a bot always is)."""
         return {
-            seat.name: {
-                "player": self.table.players[seat].label,
-                "connected": self._connected(seat),
-            }
+            seat.name: {"player": self._label(seat), "connected": self._connected(seat)}
             for seat in Seat
         }
+
+    def _label(self, seat: Seat) -> str:
+        """Who plays the seat now: its player, or the bot standing in for an absent human."""
+        if seat in self._stood_in:
+            return Player.bot(self.table.bots[seat].name).label
+        return self.table.players[seat].label
 
     def _connected(self, seat: Seat) -> bool:
         if not self.table.players[seat].is_human:
@@ -405,15 +519,20 @@ class Room:
             "seats": self.seats_json(),
         }
 
-    def _seat_message(self, seat: Seat, connected: bool) -> Callable[[int], Message]:
-        label = self.table.players[seat].label
-        return lambda v: {
-            "type": "seat",
-            "v": v,
-            "seat": seat.name,
-            "player": label,
-            "connected": connected,
-        }
+    def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
+        """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
+        label = self._label(seat)
+        out = self._publish_same(
+            lambda v: {
+                "type": "seat",
+                "v": v,
+                "seat": seat.name,
+                "player": label,
+                "connected": connected,
+            }
+        )
+        self._journal(StepKind.SEAT, seat)
+        return out
 
     def _publish(self, events: Sequence[Event], before: Hand | None = None) -> list[Outgoing]:
         """The messages of ``events``, numbered and kept. ``before`` is a copy of the hand
@@ -456,6 +575,25 @@ class Room:
         messages = {audience: build(audience, self.v) for audience in _AUDIENCES}
         self._history.append((self.v, messages))
         return [(c, messages[c.seat]) for c in self._connections]
+
+
+# ---------------------------------------------------------------------- making a table
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 digest of a seat token: what a room and its storage keep, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _seated(players: Mapping[Seat, Player], rules: Rules | None, seed: int) -> Table:
+    """A new table for ``players``: each bot seat gets its bot, each human seat the heuristic
+    bot that stands in for it (claims, time-outs), every bot with its own seeded generator."""
+    bots: dict[Seat, Bot] = {}
+    for seat in Seat:
+        rng = random.Random(seed * 8 + int(seat) + 1)
+        player = players[seat]
+        bots[seat] = HeuristicBot(rng) if player.is_human else make_bot(player.name, rng)
+    return Table.new(players, bots, rules, seed)
 
 
 # ---------------------------------------------------------------------- messages

@@ -217,6 +217,12 @@ class Table:
             raise IllegalActionError.of("not_your_turn", seat=to_act.name)
         return self._apply(bot_action(hand, self.bots[to_act]))
 
+    def apply_stored(self, action: Action | str) -> list[Event]:
+        """Apply a decision taken before, as it was kept (a human's or a bot's, its Baloot word
+        included): how a stored table is brought back. The engine checks it like any other."""
+        self._check_playing()
+        return self._apply(self.hand.check(action))
+
     def ready(self, seat: Seat) -> list[Event]:
         """``seat`` is ready for the next hand; once every human is, the hand is dealt."""
         if self.match.is_over:

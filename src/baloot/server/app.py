@@ -1,0 +1,320 @@
+"""The web application: the pages, the JSON API and the table WebSocket (ASGI, Starlette).
+
+Routes (``seat-view.md`` §4 is normative for the API and the socket):
+
+- ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches; each
+  page in English or, with ``?lang=ar``, in Arabic from right to left. Their scripts and
+  styles are files of the package under ``/static``: no CDN, nothing fetched at run time.
+- ``GET /api/options`` the presets, flags, bots and timers a table may have;
+  ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play;
+  ``GET /api/tables/ID`` what anyone may know of one; ``GET /api/matches`` the history;
+  ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
+  ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
+- ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's.
+
+Every response forbids framing and sniffing, sends no referrer (the links hold tokens) and
+allows scripts from the server alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from baloot.bots.base import available_bots
+from baloot.core.rules import CHOICES, PRESETS, Rules
+from baloot.server.hall import TIMERS, CreateError, Hall, Live, Outbox
+from baloot.server.room import MAX_MESSAGE, Connection, RoomError
+from baloot.words import LANGUAGES, hint_texts, sheet_texts
+
+#: The largest HTTP request body the API reads, in bytes.
+MAX_BODY: Final = 64 * 1024
+#: Client messages a connection may send in a second, and the burst it may save up.
+RATE: Final = 20.0
+#: Messages refused for their rate before the socket is closed (1008).
+FLOOD: Final = 100
+#: Close codes of the protocol.
+CLOSE_UNKNOWN_TABLE: Final = 4404
+CLOSE_POLICY: Final = 1008
+
+_STATIC = resources.files("baloot.server") / "static"
+_HEADERS: Final = {
+    "content-security-policy": (
+        "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+        "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+
+def create_app(hall: Hall) -> Starlette:
+    """The application serving ``hall``'s tables; it starts and stops the hall with itself."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        await hall.start()
+        try:
+            yield
+        finally:
+            await hall.stop()
+
+    api = _Api(hall)
+    routes = [
+        Route("/", _page("lobby")),
+        Route("/history", _page("history")),
+        Route("/t/{table}", api.table_page),
+        Route("/api/options", api.options),
+        Route("/api/tables", api.create, methods=["POST"]),
+        Route("/api/tables", api.public),
+        Route("/api/tables/{table}", api.describe),
+        Route("/api/matches", api.matches),
+        Route("/api/matches/{table}/record", api.record),
+        Route("/api/words", api.words, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{table}", api.socket),
+        Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(_SecurityHeaders)
+    return app
+
+
+class _SecurityHeaders:
+    """Adds :data:`_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.encode(), v.encode()) for k, v in _HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _lang(request: Request | WebSocket) -> str:
+    lang = request.query_params.get("lang", "en")
+    return lang if lang in LANGUAGES else "en"
+
+
+def page_html(name: str, lang: str) -> str:
+    """The page ``name`` in ``lang``: its file with the language and direction filled in."""
+    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8")
+    direction = "rtl" if lang == "ar" else "ltr"
+    return text.replace("{{lang}}", lang).replace("{{dir}}", direction)
+
+
+def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(page_html(name, _lang(request)))
+
+    return endpoint
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body, at most :data:`MAX_BODY` bytes (a :class:`CreateError`)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise CreateError(f"the request body may hold at most {MAX_BODY} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise CreateError("the request body is not JSON") from None
+
+
+class _Api:
+    """The endpoints, over one hall."""
+
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+
+    async def table_page(self, request: Request) -> Response:
+        table_id = request.path_params["table"]
+        known = self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+        # An unknown table still gets the page (404), which says so in its language.
+        return HTMLResponse(page_html("table", _lang(request)), status_code=200 if known else 404)
+
+    async def options(self, _: Request) -> Response:
+        flags = [
+            {"name": name, "default": value, "choices": list(CHOICES.get(name, (False, True)))}
+            for name, value in _flags(Rules()).items()
+        ]
+        return JSONResponse(
+            {
+                "presets": {name: _flags(rules) for name, rules in PRESETS.items()},
+                "flags": flags,
+                "bots": sorted(available_bots()),
+                "timers": list(TIMERS),
+            }
+        )
+
+    async def create(self, request: Request) -> Response:
+        try:
+            created = await self.hall.create(await _json_body(request))
+        except CreateError as error:
+            return _error(503 if error.full else 400, str(error))
+        return JSONResponse(created, status_code=201)
+
+    async def public(self, _: Request) -> Response:
+        return JSONResponse({"tables": self.hall.public_tables()})
+
+    async def describe(self, request: Request) -> Response:
+        table_id = request.path_params["table"]
+        described = self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+        if described is None:
+            return _error(404, "no such table")
+        return JSONResponse(described)
+
+    async def matches(self, request: Request) -> Response:
+        try:
+            offset = max(0, int(request.query_params.get("offset", "0")))
+        except ValueError:
+            return _error(400, "offset is a number")
+        rows = await self.hall.history(50, offset)
+        return JSONResponse({"matches": rows})
+
+    async def record(self, request: Request) -> Response:
+        table_id = request.path_params["table"]
+        found = await self.hall.match_record(table_id)
+        if found is None:
+            return _error(404, "no such match")
+        record = found[1]
+        if record is None:
+            return _error(409, "the match is not over: its record would show hidden cards")
+        return PlainTextResponse(
+            record,
+            media_type="application/toml",
+            headers={"content-disposition": f'attachment; filename="{table_id}.baloot"'},
+        )
+
+    async def words(self, request: Request) -> Response:
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise ValueError("the request must be a JSON object")
+            lang = body.get("lang", "en")
+            sheet = body.get("sheet", [])
+            hint = body.get("hint", [])
+            return JSONResponse({"sheet": sheet_texts(sheet, lang), "hint": hint_texts(hint, lang)})
+        except ValueError as error:  # CreateError included
+            return _error(400, str(error))
+
+    async def socket(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        table_id = websocket.path_params["table"]
+        token = websocket.query_params.get("token")
+        try:
+            joined = await self.hall.connect(table_id, token)
+        except RoomError as error:
+            await websocket.close(code=error.close_code, reason=str(error))
+            return
+        if joined is None:
+            await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="no such table in play")
+            return
+        live, connection, outbox = joined
+        sender = asyncio.create_task(_send_all(websocket, outbox))
+        try:
+            await self._read_all(websocket, live, connection, outbox)
+        finally:
+            await self.hall.disconnect(live, connection)
+            outbox.close(1000)
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def _read_all(
+        self, websocket: WebSocket, live: Live, connection: Connection, outbox: Outbox
+    ) -> None:
+        bucket = _Bucket(RATE)
+        refused = 0
+        while outbox.close_code is None:
+            try:
+                frame = await websocket.receive()
+            except WebSocketDisconnect:
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                text = '"binary frames are not accepted"'  # answered as bad_message
+            if not bucket.take():
+                refused += 1
+                if refused > FLOOD:
+                    outbox.close(CLOSE_POLICY)
+                    return
+                outbox.put(
+                    {
+                        "type": "reject",
+                        "id": None,
+                        "code": "rate_limited",
+                        "reason": f"at most {RATE:.0f} messages a second",
+                    }
+                )
+                continue
+            if len(text) > 4 * MAX_MESSAGE:
+                outbox.close(CLOSE_POLICY)
+                return
+            await self.hall.receive(live, connection, text)
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second, in bursts of up to ``rate``."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.tokens = rate
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def _send_all(websocket: WebSocket, outbox: Outbox) -> None:
+    """Send the outbox's messages in order until it is closed, then close the socket."""
+    while True:
+        message = await outbox.queue.get()
+        if message is None:
+            break
+        try:
+            await websocket.send_text(json.dumps(message, ensure_ascii=False))
+        except Exception:  # the socket is gone: the reader sees it too
+            return
+    with contextlib.suppress(Exception):
+        await websocket.close(code=outbox.close_code or 1000)
+
+
+def _flags(rules: Rules) -> dict[str, Any]:
+    return {name: getattr(rules, name) for name in rules.__dataclass_fields__}

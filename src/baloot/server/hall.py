@@ -1,0 +1,462 @@
+"""The hall: every table a server holds, its clock, its bots and its storage.
+
+A :class:`~baloot.server.room.Room` speaks the protocol without I/O or time; the hall gives it
+both. For every change of a table it stores the room's steps (in one writer thread) *before*
+it hands the messages to the connections, so nothing acknowledged is ever lost; it lets bots
+think in a pool of threads, outside the event loop, one table at a time under the table's
+lock; and it keeps each table's one timer: the next bot decision (after a short pause, so that
+people can follow), a human's turn timer, the 30 s of a disconnected human, the 30 s after a
+``hand-over``. On start it brings back every table in play from storage.
+
+Connections are given an :class:`Outbox`: a bounded queue that the transport drains; a client
+too slow to read its messages is closed instead of holding up the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from baloot.bots.base import available_bots
+from baloot.core.errors import RecordError
+from baloot.core.seats import Seat
+from baloot.records.record import dumps, read_rules
+from baloot.records.summary import teams_json
+from baloot.server.journal import TableConfig
+from baloot.server.room import Connection, Message, Outgoing, Room
+from baloot.server.storage import Store
+from baloot.table.table import WaitKind
+
+log = logging.getLogger("baloot.server")
+
+#: The turn timers a table may have, in seconds (None: no timer).
+TIMERS: Final = (None, 15, 30, 60)
+#: How long a disconnected human's turn waits before the bot plays it, and how long the
+#: table waits for ``next`` after a ``hand-over``, in seconds (``seat-view.md`` §4).
+ABSENT_WAIT: Final = 30.0
+NEXT_WAIT: Final = 30.0
+#: The longest display name, in characters.
+MAX_NAME: Final = 40
+#: The most messages waiting for one connection before it is closed as too slow.
+OUTBOX: Final = 2048
+#: How many tables in play a server holds at most (a new one is refused beyond).
+MAX_TABLES: Final = 2000
+
+T = TypeVar("T")
+
+
+class CreateError(ValueError):
+    """A table request that cannot be honoured (HTTP 400, or 503 when ``full``)."""
+
+    def __init__(self, message: str, *, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
+
+
+class Outbox:
+    """The messages waiting for one connection, and whether it must be closed."""
+
+    def __init__(self, limit: int = OUTBOX) -> None:
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.limit = limit
+        self.close_code: int | None = None
+
+    def put(self, message: Message) -> None:
+        """Queue ``message``; a connection that lets too many pile up is closed (1008)."""
+        if self.close_code is not None:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close(1008)
+            return
+        self.queue.put_nowait(message)
+
+    def close(self, code: int) -> None:
+        """Ask the transport to close the connection with ``code``."""
+        if self.close_code is None:
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in memory: its room, how it was made, its lock, outboxes and timer."""
+
+    room: Room
+    config: TableConfig
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    outboxes: dict[Connection, Outbox] = field(default_factory=dict)
+    timer: asyncio.Task[None] | None = None
+    turn: tuple[int, int, Seat | None] = (0, -1, None)
+    turn_started: float = 0.0
+    finished: bool = False
+
+
+class Hall:
+    """Every table of one server.
+
+    ``store`` keeps them; ``bot_pause`` is the pause before a bot's decision (seconds),
+    ``absent_wait`` and ``next_wait`` the waits of the protocol, ``idle`` how long (seconds)
+    a table whose humans never come back is kept in play before it is closed.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_pause: float = 0.6,
+        absent_wait: float = ABSENT_WAIT,
+        next_wait: float = NEXT_WAIT,
+        idle: float = 7 * 24 * 3600.0,
+        bot_threads: int = 2,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.bot_pause = bot_pause
+        self.absent_wait = absent_wait
+        self.next_wait = next_wait
+        self.idle = idle
+        self.clock = clock
+        self.tables: dict[str, Live] = {}
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
+        self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
+        self._housekeeping: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Bring back every table in play from storage, and start housekeeping."""
+        for config, steps in await self._store(self.store.playing):
+            try:
+                room = Room.from_config(config, steps, record_url=_record_url(config.id))
+            except Exception:
+                log.exception("table %s could not be restored; it stays in storage", config.id)
+                continue
+            live = Live(room, config)
+            self.tables[config.id] = live
+            self._schedule(live)
+        self._housekeeping = asyncio.create_task(self._keep_house())
+
+    async def stop(self) -> None:
+        """Close every connection and stop the clocks; what was acknowledged is stored."""
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+        for live in self.tables.values():
+            if live.timer is not None:
+                live.timer.cancel()
+            for outbox in live.outboxes.values():
+                outbox.close(1001)
+        for live in self.tables.values():  # a bot may be thinking: let it finish
+            async with live.lock:
+                pass
+        self._bots.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
+        self.store.close()
+
+    # ------------------------------------------------------------------ tables
+
+    async def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4): the 201 body."""
+        if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
+            raise CreateError("the server holds as many tables as it can; try later", full=True)
+        seats, names, rules, timer, public = _read_request(request)
+        room = Room.create(seats, names, rules=rules, seed=secrets.randbelow(2**31))
+        room.record_url = _record_url(room.id)
+        config = room.config(timer=timer, public=public, created=self.clock())
+        await self._store(self.store.create, config)
+        live = Live(room, config)
+        self.tables[room.id] = live
+        async with live.lock:
+            self._schedule(live)
+        return {
+            "table": room.id,
+            "seats": {
+                seat.name: {"token": token, "url": f"/t/{room.id}?token={token}"}
+                for seat, token in room.tokens.items()
+            },
+            "spectate": f"/t/{room.id}",
+        }
+
+    def public_tables(self) -> list[dict[str, Any]]:
+        """The public tables in play, for the lobby: spectator links only."""
+        out = []
+        for table_id, live in self.tables.items():
+            if not live.config.public or live.finished:
+                continue
+            table = live.room.table
+            out.append(
+                {
+                    "table": table_id,
+                    "spectate": f"/t/{table_id}",
+                    "players": dict(live.config.players),
+                    "hand": table.hand_number,
+                    "totals": teams_json(table.match.totals),
+                    "rules": live.config.rules,
+                }
+            )
+        return out
+
+    def describe(self, table_id: str) -> dict[str, Any] | None:
+        """What anyone may know of a table in memory (no token), or None."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return None
+        config = live.config
+        return {
+            "table": table_id,
+            "rules": config.rules,
+            "timer": config.timer,
+            "public": config.public,
+            "players": dict(config.players),
+            "humans": list(config.humans),
+            "status": "over" if live.finished else "playing",
+        }
+
+    async def stored_table(self, table_id: str) -> dict[str, Any] | None:
+        """What anyone may know of a table no longer in memory (finished or closed)."""
+        found = await self._store(self.store.match_record, table_id)
+        if found is None:
+            return None
+        return {"table": table_id, "status": found[0]}
+
+    async def history(self, limit: int, offset: int) -> list[dict[str, Any]]:
+        """Finished and closed matches, newest first, as the history page lists them."""
+        rows = await self._store(self.store.history, limit, offset)
+        out = []
+        for row in rows:
+            summary = row["summary"] or {}
+            out.append(
+                {
+                    "id": row["id"],
+                    "status": row["status"],
+                    "players": row["players"],
+                    "totals": summary.get("totals"),
+                    "winner": summary.get("winner"),
+                    "finished": row["finished"],
+                    "record": _record_url(row["id"]),
+                }
+            )
+        return out
+
+    async def match_record(self, table_id: str) -> tuple[str, str | None] | None:
+        """A match's status and record (None while it is in play), or None if unknown."""
+        return await self._store(self.store.match_record, table_id)
+
+    # ------------------------------------------------------------------ connections
+
+    async def connect(
+        self, table_id: str, token: str | None
+    ) -> tuple[Live, Connection, Outbox] | None:
+        """Connect to a table (None: no such table in play). A wrong token raises
+        :class:`~baloot.server.room.RoomError` (close code 4403)."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return None
+        async with live.lock:
+            connection, out = live.room.connect(token)
+            outbox = Outbox()
+            live.outboxes[connection] = outbox
+            if connection.seat is not None:
+                await self._store(self.store.seen, table_id, self.clock())
+            await self._commit(live, out)
+        return live, connection, outbox
+
+    async def receive(self, live: Live, connection: Connection, text: str) -> None:
+        """One client message: applied, stored, then answered."""
+        async with live.lock:
+            await self._commit(live, live.room.receive(connection, text))
+
+    async def disconnect(self, live: Live, connection: Connection) -> None:
+        """A connection closed."""
+        async with live.lock:
+            live.outboxes.pop(connection, None)
+            out = live.room.disconnect(connection)
+            if connection.seat is not None:
+                await self._store(self.store.seen, live.room.id, self.clock())
+            await self._commit(live, out)
+        if live.finished and not live.outboxes:
+            self.tables.pop(live.room.id, None)
+
+    # ------------------------------------------------------------------ inside
+
+    async def _commit(self, live: Live, out: list[Outgoing]) -> None:
+        """Store the room's new steps, then send ``out``, then set the table's clock.
+
+        A table whose steps cannot be stored is dropped from memory (its connections closed
+        with 1011): what storage holds is then the truth, brought back on the next start.
+        """
+        steps = live.room.take_steps()
+        if steps:
+            try:
+                await self._store(self.store.append, live.room.id, steps)
+            except Exception:
+                log.exception("table %s: its steps could not be stored", live.room.id)
+                self._drop(live, 1011)
+                return
+        for connection, message in out:
+            outbox = live.outboxes.get(connection)
+            if outbox is not None:
+                outbox.put(message)
+        await self._finish_if_over(live)
+        self._schedule(live)
+
+    def _drop(self, live: Live, code: int) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+        for outbox in live.outboxes.values():
+            outbox.close(code)
+        self.tables.pop(live.room.id, None)
+
+    async def _finish_if_over(self, live: Live) -> None:
+        table = live.room.table
+        if live.finished or not table.match.is_over:
+            return
+        live.finished = True
+        record = dumps(table.record(date=_date(live.config.created)))
+        summary = _summary(live)
+        await self._store(self.store.finish, live.room.id, record, summary, self.clock())
+
+    def _schedule(self, live: Live) -> None:
+        """Set the table's one timer for what it waits for now (the caller holds its lock)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        room = live.room
+        table = room.table
+        waiting = table.waiting()
+        turn = (table.hand_number, len(table.hand.actions), waiting.seat)
+        if turn != live.turn:
+            live.turn, live.turn_started = turn, time.monotonic()
+        elapsed = time.monotonic() - live.turn_started
+        if room.waiting_for_bot():
+            self._later(live, self.bot_pause, lambda: self._bot_step(live))
+        elif waiting.kind is WaitKind.HUMAN:
+            seat = waiting.seat
+            assert seat is not None
+            if live.config.timer is not None:
+                wait: float | None = live.config.timer
+            elif not room.seats_json()[seat.name]["connected"]:
+                wait = self.absent_wait
+            else:
+                wait = None
+            if wait is not None:
+                self._later(live, wait - elapsed, lambda: self._time_out(live, seat))
+        elif waiting.kind is WaitKind.NEXT:
+            self._later(live, self.next_wait - elapsed, lambda: self._deal(live))
+
+    def _later(
+        self, live: Live, delay: float, step: Callable[[], Awaitable[list[Outgoing]]]
+    ) -> None:
+        """Run ``step`` on the table in ``delay`` seconds, unless the table changes first."""
+
+        async def fire() -> None:
+            await asyncio.sleep(max(0.0, delay))
+            async with live.lock:
+                if live.timer is not task:
+                    return
+                live.timer = None  # from here on, nothing cancels this step
+                await self._commit(live, await step())
+
+        task = asyncio.create_task(fire())
+        live.timer = task
+
+    async def _bot_step(self, live: Live) -> list[Outgoing]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bots, live.room.step_bot)
+
+    async def _time_out(self, live: Live, seat: Seat) -> list[Outgoing]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._bots, live.room.time_out, seat)
+
+    async def _deal(self, live: Live) -> list[Outgoing]:
+        return live.room.deal()
+
+    async def _store(self, call: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, call, *args)
+
+    async def _keep_house(self) -> None:
+        """Every hour: tables whose humans stayed away longer than ``idle`` are closed."""
+        while True:
+            now = self.clock()
+            for table_id, live in list(self.tables.items()):
+                if any(c.seat is not None for c in live.outboxes):
+                    await self._store(self.store.seen, table_id, now)
+            closed = await self._store(self.store.close_idle, now - self.idle, now)
+            for table_id in closed:
+                idle = self.tables.get(table_id)
+                if idle is None:
+                    continue
+                async with idle.lock:
+                    record = dumps(idle.room.table.record(date=_date(idle.config.created)))
+                    await self._store(self.store.close_table, table_id, now, _summary(idle), record)
+                    self._drop(idle, 1001)
+            await asyncio.sleep(3600)
+
+
+def _record_url(table_id: str) -> str:
+    return f"/api/matches/{table_id}/record"
+
+
+def _date(created: float) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(created))
+
+
+def _summary(live: Live) -> dict[str, Any]:
+    match = live.room.table.match
+    winner = match.winner
+    return {
+        "players": dict(live.config.players),
+        "totals": teams_json(match.totals),
+        "winner": None if winner is None else winner.name,
+    }
+
+
+def _read_request(
+    request: Mapping[str, Any],
+) -> tuple[dict[str, str], dict[str, str], Any, int | None, bool]:
+    """The checked parts of a table request: seats, names, rules, timer, public."""
+    if not isinstance(request, Mapping):
+        raise CreateError("the request must be a JSON object")
+    seats_in = request.get("seats", {})
+    names_in = request.get("names", {})
+    if not isinstance(seats_in, Mapping) or not isinstance(names_in, Mapping):
+        raise CreateError('"seats" and "names" must be objects')
+    seats: dict[str, str] = {}
+    for seat, kind in seats_in.items():
+        if seat not in Seat.__members__:
+            raise CreateError(f"unknown seat {str(seat)[:8]!r} (seats are N, E, S, W)")
+        if kind != "human":
+            if not isinstance(kind, str) or not kind.startswith("bot:"):
+                raise CreateError(f"seat {seat}: a player is 'human' or 'bot:NAME'")
+            if kind[4:] not in available_bots():
+                known = ", ".join(sorted(available_bots()))
+                raise CreateError(f"seat {seat}: unknown bot {kind[4:40]!r} (known: {known})")
+        seats[seat] = kind
+    names: dict[str, str] = {}
+    for seat, name in names_in.items():
+        if seat not in Seat.__members__:
+            raise CreateError(f"unknown seat {str(seat)[:8]!r} in names")
+        if not isinstance(name, str):
+            raise CreateError(f"the name of {seat} must be text")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME or not name.isprintable() or name.startswith("bot:"):
+            raise CreateError(f"the name of {seat} must be printable, at most {MAX_NAME} chars")
+        if name and seats.get(seat) == "human":
+            names[seat] = name
+    try:
+        rules = read_rules(request.get("rules", "classic"))[0]
+    except RecordError as error:
+        raise CreateError(str(error)) from None
+    timer = request.get("timer")
+    if timer not in TIMERS or isinstance(timer, bool):
+        raise CreateError("timer is null, 15, 30 or 60 (seconds)")
+    public = request.get("public", False)
+    if not isinstance(public, bool):
+        raise CreateError("public is true or false")
+    return seats, names, rules, timer, public

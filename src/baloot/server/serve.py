@@ -1,0 +1,143 @@
+"""``baloot serve``: the tables in the browser, on uvicorn.
+
+The command line (:mod:`baloot.cli`) lists this command without importing the server: the
+``baloot`` entry point hands it :func:`add_arguments` and :func:`run`. The web stack is
+imported by :func:`run` alone, so that ``baloot replay`` starts as fast as before.
+
+Seat tokens travel in links (``/t/ID?token=…``); the access log writes them as ``token=…``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import logging
+import os
+import re
+import socket
+import sys
+from pathlib import Path
+from typing import Final
+
+#: Status of a command that could not start (bad address, port in use, unusable database).
+CANNOT_START: Final = 2
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+HELP: Final = "serve tables in the browser: play with friends and bots, in Arabic or English"
+EPILOG: Final = """\
+examples:
+  baloot serve                         # http://127.0.0.1:8000/ on this computer only
+  baloot serve --host 0.0.0.0          # friends on the same network open http://YOUR-IP:8000/
+  baloot serve --db postgresql://user:secret@localhost/baloot
+
+Tables in play survive a restart: every decision is stored before it is acknowledged.
+The database is a SQLite file (default: $XDG_STATE_HOME/pybaloot/tables.db) or a
+PostgreSQL URL. Exit status: 0 after Ctrl-C or SIGTERM, 2 when the server cannot start."""
+
+
+def default_db() -> Path:
+    """Where tables are kept by default: ``$XDG_STATE_HOME/pybaloot/tables.db``."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "pybaloot" / "tables.db"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``baloot serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--db", metavar="FILE_OR_URL", help="SQLite file or postgresql:// URL (see below)"
+    )
+    parser.add_argument(
+        "--idle-days",
+        type=float,
+        default=7.0,
+        help="close tables whose humans stayed away this long (default 7)",
+    )
+    parser.add_argument(
+        "--bot-pause",
+        type=float,
+        default=0.6,
+        help="seconds before each bot decision, so people can follow (default 0.6)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C or SIGTERM; the exit status."""
+    # The web stack is imported here, not at the top: other commands do not need it.
+    import uvicorn
+
+    from baloot.core.errors import BalootError
+    from baloot.server.app import create_app
+    from baloot.server.hall import Hall
+    from baloot.server.storage import open_store
+
+    if not 0 < args.port < 65536 or args.idle_days <= 0 or not 0 <= args.bot_pause <= 10:
+        return _cannot("--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10")
+    target = args.db or str(default_db())
+    if args.db is None:
+        default_db().parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store = open_store(target)
+    except (BalootError, OSError, Exception) as error:  # sqlite3/psycopg errors too
+        return _cannot(f"cannot open the database {_redact(target)}: {_first_line(error)}")
+    try:
+        listener = _listen(args.host, args.port)
+    except OSError as error:
+        store.close()
+        if error.errno == errno.EADDRINUSE:
+            return _cannot(f"port {args.port} is in use: choose another with --port")
+        return _cannot(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    hall = Hall(store, bot_pause=args.bot_pause, idle=args.idle_days * 24 * 3600)
+    config = uvicorn.Config(
+        create_app(hall),
+        log_level="info",
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=20,
+        proxy_headers=False,
+    )
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(_redact_tokens)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
+    uvicorn.Server(config).run(sockets=[listener])
+    return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError:
+        listener.close()
+        raise
+    listener.set_inheritable(True)
+    return listener
+
+
+def _redact(text: str) -> str:
+    """A database URL or log line without secrets: tokens and passwords replaced."""
+    text = _TOKEN.sub(r"\1…", text)
+    return re.sub(r"(://[^:/@]+:)[^@]+@", r"\1…@", text)
+
+
+def _redact_tokens(record: logging.LogRecord) -> bool:
+    """A logging filter: no seat token reaches a log."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(_redact(a) if isinstance(a, str) else a for a in record.args)
+    if isinstance(record.msg, str):
+        record.msg = _redact(record.msg)
+    return True
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _cannot(message: str) -> int:
+    print(f"baloot serve: {message}", file=sys.stderr)
+    return CANNOT_START

@@ -1,0 +1,266 @@
+"""The store of tables and finished matches, the same tests on SQLite and on PostgreSQL.
+
+The PostgreSQL cases read a server URL from ``BALOOT_TEST_POSTGRES``; without it they are
+skipped, except under ``CI=true`` where a missing URL or an unreachable server fails them.
+Each PostgreSQL test gets a schema of its own (``open_store(url, schema=...)``), dropped
+after, so the tests may run in parallel and again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from baloot.core.seats import Seat
+from baloot.server import storage
+from baloot.server.journal import Step, StepKind, TableConfig
+from baloot.server.storage import StorageError, Store, open_store
+
+Opener = Callable[[], Store]
+
+BOT = "bot:heuristic"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test server's URL; skipped without one, failed instead under ``CI=true``."""
+    url = os.environ.get("BALOOT_TEST_POSTGRES")
+    ci = os.environ.get("CI") == "true"
+    if not url:
+        reason = "BALOOT_TEST_POSTGRES is not set: no PostgreSQL server to test against"
+        if ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.Error as error:
+        reason = f"PostgreSQL at BALOOT_TEST_POSTGRES is unreachable: {error}"
+        if ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on this test's own database, as often as the test likes."""
+    opened: list[Store] = []
+    if request.param == "sqlite":
+        path = str(tmp_path / "baloot.db")
+
+        def open_sqlite() -> Store:
+            opened.append(open_store(path))
+            return opened[-1]
+
+        yield open_sqlite
+        for store in opened:
+            store.close()
+        return
+    url: str = request.getfixturevalue("postgres_url")
+    schema = f"test_{uuid.uuid4().hex}"
+
+    def open_postgres() -> Store:
+        opened.append(open_store(url, schema=schema))
+        return opened[-1]
+
+    yield open_postgres
+    for store in opened:
+        store.close()
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
+        )
+
+
+@pytest.fixture
+def store(opener: Opener) -> Store:
+    return opener()
+
+
+def config(table_id: str, humans: tuple[str, ...] = ("S",), created: float = 1000.0) -> TableConfig:
+    players = {seat: ("Saad" if seat in humans else BOT) for seat in "NESW"}
+    tokens = {seat: f"digest-{seat}" for seat in humans}
+    return TableConfig(table_id, players, humans, "classic", 7, 30, True, tokens, created)
+
+
+def steps(first_v: int, count: int) -> list[Step]:
+    return [
+        Step(StepKind.ACT, v, Seat.S, f"c{v}", (f"S play {v}",))
+        for v in range(first_v, first_v + count)
+    ]
+
+
+def test_a_new_database_is_migrated_to_the_current_version(store: Store) -> None:
+    assert store.version() == len(storage.MIGRATIONS) >= 1
+    assert store.migrated == list(range(1, len(storage.MIGRATIONS) + 1))
+
+
+def test_reopening_does_not_migrate_again(opener: Opener) -> None:
+    opener().create(config("t1"))
+    again = opener()
+    assert again.migrated == []
+    assert again.version() == len(storage.MIGRATIONS)
+    assert [table.id for table, _ in again.playing()] == ["t1"]
+
+
+def test_a_later_version_is_applied_on_open(
+    opener: Opener, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opener().create(config("t1"))
+    later = (*storage.MIGRATIONS, ("CREATE INDEX tables_last_seen ON tables (last_seen)",))
+    monkeypatch.setattr(storage, "MIGRATIONS", later)
+    again = opener()
+    assert again.migrated == [len(later)]
+    assert again.version() == len(later)
+    assert [table.id for table, _ in again.playing()] == ["t1"]
+
+
+def test_a_newer_database_is_refused(store: Store, opener: Opener) -> None:
+    with store._transaction() as run:
+        run("UPDATE schema_version SET version = ?", (len(storage.MIGRATIONS) + 1,))
+    with pytest.raises(StorageError, match="newer than this pybaloot knows") as caught:
+        opener()
+    assert "password" not in str(caught.value) and "baloot:baloot" not in str(caught.value)
+
+
+def test_tables_and_steps_round_trip_in_order(store: Store, opener: Opener) -> None:
+    first, second = config("t1", created=1.0), config("t2", ("N", "S"), created=2.0)
+    store.create(first)
+    store.create(second)
+    bot = Step(StepKind.BOT, 1, Seat.E, None, ("E pass",))
+    store.append("t1", [bot])
+    store.append("t2", steps(1, 3))
+    store.append("t1", steps(2, 2))
+    store.append("t2", [Step(StepKind.DEAL, 4), Step(StepKind.CLAIM, 5, Seat.N, "x", ("a", "b"))])
+    store.append("t1", [])
+    expected = [
+        (first, [bot, *steps(2, 2)]),
+        (
+            second,
+            [
+                *steps(1, 3),
+                Step(StepKind.DEAL, 4),
+                Step(StepKind.CLAIM, 5, Seat.N, "x", ("a", "b")),
+            ],
+        ),
+    ]
+    assert store.playing() == expected
+    assert opener().playing() == expected
+
+
+def test_a_table_id_is_created_once(store: Store) -> None:
+    store.create(config("t1"))
+    with pytest.raises(StorageError, match="exists"):
+        store.create(config("t1"))
+
+
+def test_unknown_tables_are_refused(store: Store) -> None:
+    with pytest.raises(StorageError, match="unknown table"):
+        store.append("nope", steps(1, 1))
+    with pytest.raises(StorageError, match="unknown table"):
+        store.seen("nope", 5.0)
+    with pytest.raises(StorageError, match="unknown table"):
+        store.finish("nope", "", {}, 5.0)
+    assert store.match_record("nope") is None
+
+
+class Unwritable(Step):
+    """A step whose JSON cannot be written: it fails in the middle of a batch."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "act", "v": self.v, "bad": object()}
+
+
+def test_append_is_all_or_nothing(store: Store) -> None:
+    store.create(config("t1"))
+    store.append("t1", steps(1, 2))
+    with pytest.raises(TypeError):
+        store.append("t1", [*steps(3, 2), Unwritable(StepKind.ACT, 5), *steps(6, 1)])
+    store.append("t1", steps(3, 1))
+    assert store.playing() == [(config("t1"), steps(1, 3))]
+
+
+def test_finish_then_history_and_record(store: Store) -> None:
+    store.create(config("t1", created=1.0))
+    store.create(config("t2", created=2.0))
+    store.create(config("t3", created=3.0))
+    assert store.match_record("t1") == ("playing", None)
+    summary = {"players": {"S": "Saad"}, "totals": [152, 80], "winner": "NS"}
+    store.finish("t1", "format = 'baloot/1'\n", summary, when=50.0)
+    store.finish("t3", "format = 'baloot/1'\n# t3\n", {"winner": "EW"}, when=60.0)
+    assert store.match_record("t1") == ("over", "format = 'baloot/1'\n")
+    assert [table.id for table, _ in store.playing()] == ["t2"]
+    history = store.history()
+    assert [(entry["id"], entry["status"], entry["finished"]) for entry in history] == [
+        ("t3", "over", 60.0),
+        ("t1", "over", 50.0),
+    ]
+    assert history[1]["summary"] == summary
+    assert history[1]["players"] == config("t1").players
+    assert history[1]["public"] is True
+    assert [entry["id"] for entry in store.history(limit=1, offset=1)] == ["t1"]
+
+
+def test_close_idle_closes_only_idle_tables_with_humans(store: Store) -> None:
+    store.create(config("idle", created=10.0))
+    store.create(config("active", created=10.0))
+    store.create(config("bots", humans=(), created=10.0))
+    store.create(config("over", created=10.0))
+    store.create(config("acted", created=10.0))
+    store.append("idle", steps(1, 1))
+    store.append("acted", steps(1, 1), seen=99.0)
+    store.finish("over", "record", {}, when=20.0)
+    store.seen("active", 100.0)
+    store.seen("active", 90.0)  # never back in time
+    assert store.close_idle(before=95.0, when=200.0) == ["idle"]
+    assert store.close_idle(before=95.0, when=201.0) == []
+    assert [table.id for table, _ in store.playing()] == ["acted", "active", "bots"]
+    assert store.match_record("idle") == ("closed", None)
+    assert [(entry["id"], entry["status"], entry["summary"]) for entry in store.history()] == [
+        ("idle", "closed", None),
+        ("over", "over", {}),
+    ]
+    assert store.close_idle(before=101.0, when=300.0) == ["acted", "active"]
+
+
+def test_close_table_keeps_what_is_known(store: Store) -> None:
+    store.create(config("t1"))
+    store.close_table("t1", 70.0, {"totals": [40, 12]})
+    assert store.match_record("t1") == ("closed", None)
+    assert store.history()[0]["summary"] == {"totals": [40, 12]}
+    assert store.playing() == []
+
+
+def test_a_store_works_from_another_thread(opener: Opener) -> None:
+    store = opener()
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            store.create(config("t1"))
+            store.append("t1", steps(1, 3))
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert errors == []
+    assert store.playing() == [(config("t1"), steps(1, 3))]
+
+
+def test_a_sqlite_target_is_a_path(tmp_path: Path) -> None:
+    with open_store(str(tmp_path / "x.db")) as store:
+        assert store.where.startswith("SQLite")
+    with pytest.raises(StorageError, match="PostgreSQL only"):
+        open_store(":memory:", schema="x")
+    with pytest.raises(StorageError, match="cannot open"):
+        open_store(str(tmp_path / "missing" / "x.db"))
