@@ -248,7 +248,7 @@ function renderSeats() {
     }
     if (badges.length) lines.push(el("div", { class: "badges" }, badges));
     const meta = [];
-    if (view.held && seat !== mySeat()) meta.push(t("cards_left", { n: view.held[seat] }));
+    if (view.held && seat !== mySeat()) meta.push(t(view.held[seat] === 1 ? "cards_left_1" : "cards_left", { n: view.held[seat] }));
     const declared = view.declared && view.declared[seat];
     if (declared && declared.length) meta.push(t("declared", { p: projectsText(declared) }));
     if (meta.length) lines.push(el("div", { class: "sub" }, meta.join(" · ")));
@@ -387,7 +387,7 @@ function renderHand() {
     box.hidden = true;
     return;
   }
-  box.hidden = false;
+  box.hidden = view.hand.length === 0;
   const trump = view.contract && view.contract.kind === "hokum" ? view.contract.trump : null;
   const plays = myTurn() && !ui.pending ? playsByCard(view.legal) : {};
   const anyPlay = Object.keys(plays).length > 0;
@@ -477,7 +477,9 @@ function renderSheet() {
     }
   }
   box.replaceChildren(...items);
+  const appearing = box.hidden;
   box.hidden = false;
+  if (appearing) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
 function renderRunning() {
