@@ -1,0 +1,51 @@
+// History: every finished or closed match, with its result and its record.
+
+import { t, el, fillStatic, LANG } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+function playerText(players) {
+  return ["N", "E", "S", "W"].filter((s) => players && players[s] !== undefined).map((s) => {
+    const p = String(players[s]);
+    return `${t("seat_" + s)}: ${p.startsWith("bot:") ? t("bot_named", { name: p.slice(4) }) : p}`;
+  }).join(" · ");
+}
+
+function resultText(match) {
+  const totals = match.totals;
+  const score = totals ? `NS ${totals.NS} – EW ${totals.EW}` : "";
+  if (match.winner) return `${t("winner_team", { team: match.winner })} ${score}`;
+  return `${t("status_closed")}${score ? " · " + score : ""}`;
+}
+
+function dateText(seconds) {
+  if (!seconds) return "";
+  const locale = LANG === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB";
+  return new Date(seconds * 1000).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+}
+
+async function start() {
+  fillStatic();
+  document.title = t("history_title");
+  const list = $("matches");
+  try {
+    const response = await fetch("/api/matches");
+    if (!response.ok) throw new Error(String(response.status));
+    const { matches } = await response.json();
+    if (!matches.length) {
+      list.replaceChildren(el("li", { class: "sub" }, t("no_matches")));
+      return;
+    }
+    list.replaceChildren(...matches.map((match) => el("li", { "data-match": match.id },
+      el("span", { class: "match-result" }, resultText(match)),
+      el("span", { class: "players" }, playerText(match.players)),
+      el("time", { class: "match-date", datetime: match.finished ? new Date(match.finished * 1000).toISOString() : null }, dateText(match.finished)),
+      match.record
+        ? el("a", { class: "btn", href: match.record, download: `${match.id}.baloot` }, t("download_record"))
+        : null)));
+  } catch (err) {
+    $("history-error").textContent = t("load_failed");
+  }
+}
+
+start();

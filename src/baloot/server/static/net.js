@@ -1,0 +1,204 @@
+// The table's connection (baloot-table/1): one WebSocket, the state it carries, reconnection.
+//
+// State: `view`, `match`, `seats` and `v`, the number of the last numbered message applied.
+// A numbered message whose v we already have is ignored; one that skips a number is dropped
+// and a `resync` asks for what is missing. A snapshot is applied when its v is not older
+// than ours (an undo's snapshot has a new v and supersedes the history). After a drop the
+// socket reconnects with a growing pause and sends `resync` since our v; the server's
+// snapshot on connect is handled the same way.
+
+const PING_MS = 20000;
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
+const FATAL = { 4403: "fatal_4403", 4404: "fatal_4404" };
+
+export class TableConnection {
+  constructor(tableId, token, onChange) {
+    this.tableId = tableId;
+    this.token = token;
+    this.onChange = onChange; // (kind, message) => void
+    this.v = 0;
+    this.view = null;
+    this.match = null;
+    this.seats = null;
+    this.sheets = {}; // hand number → sheet lines from its hand-over
+    this.socket = null;
+    this.status = "connecting"; // connecting | open | retrying | fatal
+    this.fatal = null;
+    this.retryIn = 0;
+    this.attempt = 0;
+    this.everOpened = false;
+    this.failuresBeforeOpen = 0;
+    this.counter = 0;
+    this.pingTimer = null;
+    this.resyncAsked = false;
+    this.sessionTag = Math.random().toString(36).slice(2, 8);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? "?token=" + encodeURIComponent(this.token) : "";
+    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  connect() {
+    this.status = this.everOpened ? "retrying" : "connecting";
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (err) {
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    let opened = false;
+    socket.onopen = () => {
+      opened = true;
+      this.everOpened = true;
+      this.failuresBeforeOpen = 0;
+      this.attempt = 0;
+      this.status = "open";
+      this.resyncAsked = false;
+      if (this.v > 0) this.send({ type: "resync", since: this.v });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+      this.onChange("status");
+    };
+    socket.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      this.receive(message);
+    };
+    socket.onclose = (event) => {
+      clearInterval(this.pingTimer);
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (FATAL[event.code]) {
+        this.stop(FATAL[event.code]);
+        return;
+      }
+      if (!opened) {
+        this.failuresBeforeOpen += 1;
+        this.checkRefused();
+        return;
+      }
+      this.scheduleRetry();
+    };
+  }
+
+  // A handshake refused over HTTP (403/404) looks like a plain drop: ask the API why.
+  async checkRefused() {
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(this.tableId)}`);
+      if (response.status === 404) {
+        this.stop("fatal_4404");
+        return;
+      }
+    } catch (err) {
+      // the server is away: retry below
+    }
+    if (this.token && this.failuresBeforeOpen >= 3 && !this.everOpened) {
+      this.stop("fatal_4403");
+      return;
+    }
+    this.scheduleRetry();
+  }
+
+  stop(reason) {
+    this.status = "fatal";
+    this.fatal = reason;
+    clearInterval(this.pingTimer);
+    clearInterval(this.countdown);
+    this.onChange("status");
+  }
+
+  scheduleRetry() {
+    if (this.status === "fatal") return;
+    const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.status = "retrying";
+    this.retryIn = Math.ceil(wait / 1000);
+    clearInterval(this.countdown);
+    this.countdown = setInterval(() => {
+      this.retryIn = Math.max(0, this.retryIn - 1);
+      this.onChange("status");
+    }, 1000);
+    this.onChange("status");
+    setTimeout(() => {
+      clearInterval(this.countdown);
+      if (this.status !== "fatal") this.connect();
+    }, wait);
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  newId(prefix) {
+    this.counter += 1;
+    const seat = (this.view && this.view.seat) || "x";
+    return `${prefix}${seat}-${Date.now().toString(36)}-${this.sessionTag}-${this.counter}`;
+  }
+
+  /** Sends a decision; returns its id (or null when the socket is not open). */
+  act(action) {
+    const id = this.newId("a");
+    return this.send({ type: "act", id, action }) ? id : null;
+  }
+
+  control(type) {
+    const id = this.newId(type[0]);
+    return this.send({ type, id }) ? id : null;
+  }
+
+  receive(message) {
+    const type = message.type;
+    if (type === "pong") return;
+    if (type === "ack" || type === "reject" || type === "hint") {
+      this.onChange(type, message);
+      return;
+    }
+    if (typeof message.v !== "number") return;
+    if (type === "snapshot") {
+      if (message.v < this.v) return;
+      this.v = message.v;
+      this.view = message.view;
+      this.match = message.match;
+      this.seats = message.seats;
+      this.resyncAsked = false;
+      this.onChange("snapshot", message);
+      return;
+    }
+    if (message.v <= this.v) return; // already have it
+    if (message.v > this.v + 1 && this.v > 0) {
+      // a gap: drop it and ask for what is missing (once until we catch up)
+      if (!this.resyncAsked) {
+        this.resyncAsked = true;
+        this.send({ type: "resync", since: this.v });
+      }
+      return;
+    }
+    this.v = message.v;
+    this.resyncAsked = false;
+    if (type === "event") {
+      this.view = message.view;
+    } else if (type === "hand-over") {
+      this.view = message.view;
+      this.match = message.match;
+      if (message.match) this.sheets[message.match.hands.length] = message.sheet || [];
+    } else if (type === "deal") {
+      this.view = message.view;
+      this.match = message.match;
+    } else if (type === "seat") {
+      if (this.seats) {
+        this.seats[message.seat] = { player: message.player, connected: message.connected };
+      }
+    }
+    this.onChange(type, message);
+  }
+}

@@ -1,0 +1,532 @@
+// The table page: draws what one seat (or a spectator) sees and sends its decisions.
+//
+// Testing contract (seat-view.md §4): every visible, enabled element that sends a decision
+// carries data-action = the action exactly as in view.legal (or "next"); nothing else does.
+// Every render rebuilds the decision controls from the current view, so none goes stale.
+
+import { t, el, fillStatic, LANG } from "./i18n.js";
+import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
+import { SEATS, TEAM, nextSeat, actionLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
+import { TableConnection } from "./net.js";
+
+const params = new URLSearchParams(location.search);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const token = params.get("token");
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  info: null, // GET /api/tables/ID
+  pending: false, // a decision sent, its answer not yet in
+  showLast: false,
+  message: "", // a short line: a reject, a hint
+  nextSentFor: null, // the hand whose "next" we sent
+  turnKey: null,
+  turnStart: 0,
+  worded: {}, // hand number → worded sheet lines
+  wording: {},
+};
+
+const conn = new TableConnection(tableId, token, onChange);
+
+function mySeat() {
+  return conn.view ? conn.view.seat : null;
+}
+
+function humanName(seat) {
+  const players = ui.info && ui.info.players;
+  const name = players && players[seat];
+  return name && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
+}
+
+function isHumanSeat(seat) {
+  return !!(ui.info && Array.isArray(ui.info.humans) && ui.info.humans.includes(seat));
+}
+
+function seatName(seat) {
+  if (seat === mySeat()) return t("you");
+  const info = conn.seats && conn.seats[seat];
+  const player = info ? info.player : null;
+  if (!player || player.startsWith("bot:") || player === seat) {
+    return isHumanSeat(seat) ? humanName(seat) : t("seat_" + seat);
+  }
+  return player;
+}
+
+function usThem() {
+  const me = mySeat() || "S";
+  const us = TEAM[me];
+  return { us, them: us === "NS" ? "EW" : "NS" };
+}
+
+// ------------------------------------------------------------------ events
+
+function onChange(kind, message) {
+  if (kind === "ack") return;
+  if (kind === "reject") {
+    ui.pending = false;
+    const reason = message.reason || message.code;
+    ui.message = message.code === "claim_not_proven"
+      ? t("claim_refused", { reason }) : t("rejected", { reason });
+    render();
+    return;
+  }
+  if (kind === "hint") {
+    ui.pending = false;
+    showHint(message);
+    return;
+  }
+  if (kind === "snapshot" || kind === "event" || kind === "deal" || kind === "hand-over") {
+    ui.pending = false;
+    const mine = kind === "event" && message.action && message.action.startsWith(mySeat() + " ");
+    if (mine || kind === "deal") ui.message = "";
+    if (kind === "deal") ui.showLast = false;
+  }
+  render();
+}
+
+function send(action) {
+  if (ui.pending) return;
+  const id = conn.act(action);
+  if (id) {
+    ui.pending = true;
+    ui.message = "";
+    render();
+  }
+}
+
+function sendControl(type) {
+  if (type !== "hint" && ui.pending) return;
+  const id = conn.control(type);
+  if (!id) return;
+  if (type === "next") ui.nextSentFor = conn.match ? conn.match.hands.length : null;
+  if (type === "undo" || type === "claim") ui.pending = true;
+  ui.message = "";
+  render();
+}
+
+async function words(body) {
+  const response = await fetch("/api/words", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ lang: LANG, ...body }),
+  });
+  if (!response.ok) throw new Error(String(response.status));
+  return response.json();
+}
+
+async function showHint(message) {
+  const choice = message.action ? actionLabel(message.action, conn.view) : "";
+  ui.message = t("hint_line", { choice });
+  render();
+  if (!message.why || !message.why.length) return;
+  try {
+    const worded = await words({ sheet: [], hint: message.why });
+    ui.message = t("hint_line", { choice }) + " — " + (worded.hint || []).join(" · ");
+  } catch (err) {
+    ui.message = t("hint_line", { choice }) + " — " + message.why.map((w) => w.key).join(" · ");
+  }
+  render();
+}
+
+function wordSheet(handNumber) {
+  const sheet = conn.sheets[handNumber];
+  if (!sheet || ui.wording[handNumber]) return;
+  ui.wording[handNumber] = true;
+  words({ sheet, hint: [] })
+    .then((answer) => { ui.worded[handNumber] = answer.sheet || []; })
+    .catch(() => { ui.worded[handNumber] = sheet.map((line) => `${line.key}: ${JSON.stringify(line.params)}`); })
+    .finally(render);
+}
+
+// ------------------------------------------------------------------ drawing
+
+function render() {
+  renderStatus();
+  const view = conn.view;
+  if (!view || conn.status === "fatal") {
+    for (const id of ["felt", "prompt", "actions", "hand", "controls", "sheet", "running"]) $(id).hidden = true;
+    $("contract").textContent = "";
+    $("score").textContent = "";
+    return;
+  }
+  $("felt").hidden = false;
+  renderScore();
+  renderContract();
+  renderSeats();
+  renderCenter();
+  renderPrompt();
+  renderActions();
+  renderHand();
+  renderControls();
+  renderSheet();
+  renderRunning();
+  $("message").textContent = ui.message;
+}
+
+function renderStatus() {
+  const status = $("status");
+  status.className = "status";
+  if (conn.status === "fatal") {
+    status.textContent = t(conn.fatal);
+    status.classList.add("fatal");
+  } else if (conn.status === "retrying") {
+    status.textContent = t("reconnecting", { s: conn.retryIn });
+    status.classList.add("warn");
+  } else if (!conn.view) {
+    status.textContent = t("connecting");
+  } else if (!mySeat()) {
+    status.textContent = t("spectating");
+  } else {
+    status.textContent = "";
+  }
+  status.hidden = !status.textContent;
+}
+
+function renderScore() {
+  const { us, them } = usThem();
+  const totals = conn.match ? conn.match.totals : { NS: 0, EW: 0 };
+  const box = $("score");
+  box.replaceChildren(
+    el("span", { class: "score-us" }, `${t("us")} ${totals[us]}`),
+    el("span", { class: "score-sep" }, "·"),
+    el("span", { class: "score-them" }, `${t("them")} ${totals[them]}`),
+    el("span", { class: "score-hand" }, conn.match ? t("hand_number", { n: conn.match.hand }) : ""),
+  );
+}
+
+function renderContract() {
+  const view = conn.view;
+  const { us, them } = usThem();
+  const line = [el("strong", {}, contractText(view, seatName))];
+  if (view.phase === "playing" || view.phase === "over") {
+    line.push(el("span", { class: "taken" },
+      `${t("us")}: ${t("tricks_taken", { t: view.tricks_won[us], p: view.card_points[us] })}`));
+    line.push(el("span", { class: "taken" },
+      `${t("them")}: ${t("tricks_taken", { t: view.tricks_won[them], p: view.card_points[them] })}`));
+  }
+  $("contract").replaceChildren(...line);
+}
+
+function positions() {
+  const bottom = mySeat() || "S";
+  return { bottom, right: nextSeat(bottom, 1), top: nextSeat(bottom, 2), left: nextSeat(bottom, 3) };
+}
+
+function lastCall(view, seat) {
+  const part = view.phase === "doubling" || (view.doubling.length && view.phase !== "playing") ? view.doubling : view.bidding;
+  if (view.phase === "playing" || view.phase === "over") return null;
+  for (let i = part.length - 1; i >= 0; i -= 1) {
+    if (part[i].startsWith(seat + " ")) return actionLabel(part[i], { ...view, question: null });
+  }
+  return null;
+}
+
+function renderSeats() {
+  const view = conn.view;
+  const pos = positions();
+  for (const [where, seat] of Object.entries(pos)) {
+    const box = $("seat-" + where);
+    box.className = `seat seat-${where}`;
+    box.dir = document.documentElement.dir;
+    if (view.to_act === seat) box.classList.add("to-act");
+    const info = (conn.seats && conn.seats[seat]) || { player: "", connected: true };
+    const badges = [];
+    if (view.dealer === seat) badges.push(el("span", { class: "badge dealer" }, t("dealer_badge")));
+    if (view.contract && view.contract.declarer === seat) badges.push(el("span", { class: "badge buyer" }, t("declarer_badge")));
+    const name = el("div", { class: "seat-name" },
+      el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("connected") : "" }),
+      el("span", {}, seatName(seat)),
+      where === "top" && mySeat() ? el("span", { class: "sub" }, ` · ${t("partner")}`) : null);
+    const lines = [name];
+    if (!isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
+      lines.push(el("div", { class: "sub" }, t("bot_named", { name: info.player.slice(4) })));
+    }
+    if (isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
+      lines.push(el("div", { class: "note" }, t("bot_standin", { name: humanName(seat) })));
+    } else if (isHumanSeat(seat) && !info.connected) {
+      lines.push(el("div", { class: "note" }, t("away")));
+    }
+    if (badges.length) lines.push(el("div", { class: "badges" }, badges));
+    const meta = [];
+    if (view.held && seat !== mySeat()) meta.push(t(view.held[seat] === 1 ? "cards_left_1" : "cards_left", { n: view.held[seat] }));
+    const declared = view.declared && view.declared[seat];
+    if (declared && declared.length) meta.push(t("declared", { p: projectsText(declared) }));
+    if (meta.length) lines.push(el("div", { class: "sub" }, meta.join(" · ")));
+    const call = lastCall(view, seat);
+    if (call) lines.push(el("div", { class: "call" }, call));
+    box.replaceChildren(...lines);
+  }
+}
+
+function trickCard(card, word, where, winner) {
+  const node = el("div", { class: `played at-${where}${winner ? " winner" : ""}` }, cardElement(card));
+  if (word) node.append(el("span", { class: "word" }, word.split(" ").map((w) => t("w_" + w)).join(" · ")));
+  return node;
+}
+
+function renderCenter() {
+  const view = conn.view;
+  const pos = positions();
+  const where = Object.fromEntries(Object.entries(pos).map(([k, v]) => [v, k]));
+  const center = $("center");
+  const items = [];
+  const done = view.tricks.filter((tr) => tr.winner !== null);
+  let trick = view.tricks[view.tricks.length - 1] || null;
+  let caption = "";
+  if (ui.showLast) {
+    const last = done[done.length - 1];
+    if (last) {
+      trick = last;
+      caption = t("last_trick_to", { n: done.length, seat: seatName(last.winner), p: last.points });
+    } else {
+      trick = null;
+      caption = t("no_last_trick");
+    }
+  }
+  if (trick && trick.cards.length) {
+    let seat = trick.leader;
+    trick.cards.forEach((card, i) => {
+      items.push(trickCard(card, trick.words[i], where[seat], trick.winner === seat && trick.cards.length === 4));
+      seat = nextSeat(seat);
+    });
+  } else if (!ui.showLast && view.exposed && (!view.tricks.length)) {
+    const exposed = el("div", { class: "exposed" },
+      el("div", { class: "label" }, t("exposed")), cardElement(view.exposed));
+    if (view.taker) exposed.append(el("div", { class: "label" }, t("took", { seat: seatName(view.taker) })));
+    items.push(exposed);
+  }
+  if (caption) items.push(el("div", { class: "caption" }, caption));
+  center.replaceChildren(...items);
+}
+
+function myTurn() {
+  const view = conn.view;
+  return !!(view && mySeat() && view.to_act === mySeat() && view.legal.length);
+}
+
+function renderPrompt() {
+  const view = conn.view;
+  const prompt = $("prompt");
+  prompt.className = "prompt";
+  const parts = [];
+  if (view.phase === "over") {
+    prompt.replaceChildren();
+    prompt.hidden = true;
+    return;
+  }
+  if (myTurn()) {
+    prompt.classList.add("mine");
+    parts.push(el("strong", {}, t("your_turn") + " — "), questionText(view, seatName));
+    const key = `${conn.match ? conn.match.hand : 0}:${view.actions.length}`;
+    if (ui.turnKey !== key) {
+      ui.turnKey = key;
+      ui.turnStart = Date.now();
+    }
+    if (ui.info && ui.info.timer) parts.push(el("span", { id: "countdown", class: "countdown" }, ""));
+  } else if (view.to_act) {
+    parts.push(t("waiting_for", { seat: seatName(view.to_act) }));
+    if (view.question && view.question.kind !== "play" && mySeat() === null) {
+      parts.push(el("span", { class: "sub" }, " " + questionText(view, seatName)));
+    }
+  }
+  prompt.replaceChildren(...parts);
+  prompt.hidden = parts.length === 0;
+  tick();
+}
+
+function tick() {
+  const box = document.getElementById("countdown");
+  if (!box || !ui.info || !ui.info.timer) return;
+  const left = Math.max(0, Math.ceil(ui.info.timer - (Date.now() - ui.turnStart) / 1000));
+  box.textContent = t("time_left", { s: left });
+  box.classList.toggle("low", left <= 5);
+}
+
+/** The legal plays, by card: the plain play first, any with words (ekka, baloot) after. */
+function playsByCard(legal) {
+  const byCard = {};
+  for (const action of legal) {
+    const parts = action.split(" ");
+    if (parts[1] !== "play") continue;
+    (byCard[parts[2]] = byCard[parts[2]] || []).push(action);
+  }
+  for (const list of Object.values(byCard)) list.sort((a, b) => a.length - b.length);
+  return byCard;
+}
+
+function actionButton(action, extraClass = "") {
+  return el("button", {
+    type: "button", class: "act " + extraClass, "data-action": action,
+    onclick: () => send(action),
+  }, actionLabel(action, conn.view));
+}
+
+function renderActions() {
+  const box = $("actions");
+  const view = conn.view;
+  const buttons = [];
+  if (myTurn() && !ui.pending) {
+    for (const action of view.legal) {
+      const verb = action.split(" ")[1];
+      if (verb === "play") continue;
+      buttons.push(actionButton(action, verb === "pass" ? "pass" : verb === "declare" ? "declare" : ""));
+    }
+    for (const list of Object.values(playsByCard(view.legal))) {
+      for (const action of list.slice(1)) buttons.push(actionButton(action, "variant"));
+    }
+  }
+  box.replaceChildren(...buttons);
+  box.hidden = buttons.length === 0;
+}
+
+function renderHand() {
+  const view = conn.view;
+  const box = $("hand");
+  if (!mySeat()) {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  box.hidden = view.hand.length === 0;
+  const trump = view.contract && view.contract.kind === "hokum" ? view.contract.trump : null;
+  const plays = myTurn() && !ui.pending ? playsByCard(view.legal) : {};
+  const anyPlay = Object.keys(plays).length > 0;
+  const cards = sortHand(view.hand, trump).map((card) => {
+    const actions = plays[card];
+    const attrs = { type: "button", class: "hand-card", "aria-label": cardText(card) };
+    if (actions) {
+      attrs["data-action"] = actions[0];
+      attrs.class += " legal";
+      attrs.onclick = () => send(actions[0]);
+    } else {
+      attrs.disabled = true;
+      if (anyPlay) attrs.class += " illegal";
+    }
+    if (trump && suitOf(card) === trump) attrs.class += " trump";
+    return el("button", attrs, cardElement(card));
+  });
+  box.replaceChildren(...cards);
+}
+
+function isLeading(view) {
+  const trick = view.tricks[view.tricks.length - 1];
+  return !trick || trick.winner !== null || trick.cards.length === 0;
+}
+
+function renderControls() {
+  const view = conn.view;
+  const box = $("controls");
+  const controls = [];
+  if (view.tricks.some((tr) => tr.winner !== null)) {
+    controls.push(el("button", {
+      type: "button", class: "ctl", "data-control": "last",
+      onclick: () => { ui.showLast = !ui.showLast; render(); },
+    }, ui.showLast ? t("hide_last_trick") : t("last_trick")));
+  }
+  const solo = mySeat() && ui.info && Array.isArray(ui.info.humans) && ui.info.humans.length === 1;
+  if (solo && !conn.match?.winner) {
+    controls.push(el("button", { type: "button", class: "ctl", "data-control": "undo",
+      disabled: ui.pending || view.actions.length === 0, onclick: () => sendControl("undo") }, t("undo")));
+    controls.push(el("button", { type: "button", class: "ctl", "data-control": "hint",
+      disabled: !myTurn() || ui.pending, onclick: () => sendControl("hint") }, t("hint")));
+  }
+  if (myTurn() && view.phase === "playing" && isLeading(view) && view.hand.length > 1) {
+    controls.push(el("button", { type: "button", class: "ctl claim", "data-control": "claim",
+      disabled: ui.pending, onclick: () => sendControl("claim") }, t("claim")));
+  }
+  box.replaceChildren(...controls);
+  box.hidden = controls.length === 0;
+}
+
+function renderSheet() {
+  const view = conn.view;
+  const match = conn.match;
+  const box = $("sheet");
+  if (!match || view.phase !== "over") {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const handNumber = match.hands.length;
+  const result = view.result || match.hands[handNumber - 1];
+  const { us, them } = usThem();
+  const items = [el("h2", {}, t("sheet_title", { n: handNumber }))];
+  if (result) {
+    items.push(el("p", { class: "result" }, t("result_line", {
+      contract: shortContract(result), us: result.score[us], them: result.score[them],
+    })));
+  }
+  wordSheet(handNumber);
+  const lines = ui.worded[handNumber];
+  if (lines && lines.length) items.push(el("ul", { class: "sheet-lines" }, lines.map((line) => el("li", {}, line))));
+  if (match.winner) {
+    const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
+    const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
+    items.push(el("p", { class: "winner" }, text));
+    items.push(el("p", {}, t("final_score", { us: match.totals[us], them: match.totals[them] })));
+    if (match.record) items.push(el("a", { class: "record-link", href: match.record, download: "" }, t("record_link")));
+  } else {
+    const awaiting = match.awaiting_next || [];
+    const me = mySeat();
+    if (me && awaiting.includes(me) && ui.nextSentFor !== handNumber) {
+      items.push(el("button", {
+        type: "button", class: "act next", "data-action": "next", onclick: () => sendControl("next"),
+      }, t("next")));
+    } else if (awaiting.length) {
+      items.push(el("p", { class: "sub" }, t("waiting_next", { seats: awaiting.map(seatName).join(t("joiner")) })));
+    }
+  }
+  box.replaceChildren(...items);
+  const appearing = box.hidden;
+  box.hidden = false;
+  if (appearing) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+function renderRunning() {
+  const match = conn.match;
+  const box = $("running");
+  if (!match) {
+    box.hidden = true;
+    return;
+  }
+  const { us, them } = usThem();
+  const rows = match.hands.map((hand, i) => el("tr", {},
+    el("td", {}, String(i + 1)), el("td", {}, shortContract(hand)),
+    el("td", {}, String(hand.score[us])), el("td", {}, String(hand.score[them]))));
+  if (!match.winner && conn.view.phase !== "over") {
+    rows.push(el("tr", { class: "in-play" }, el("td", {}, String(match.hand)),
+      el("td", {}, t("in_play")), el("td", {}, ""), el("td", {}, "")));
+  }
+  const table = el("table", {},
+    el("thead", {}, el("tr", {}, el("th", {}, t("col_hand")), el("th", {}, t("col_contract")),
+      el("th", {}, t("us")), el("th", {}, t("them")))),
+    el("tbody", {}, rows),
+    el("tfoot", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("total")),
+      el("th", {}, String(match.totals[us])), el("th", {}, String(match.totals[them])))));
+  const open = box.querySelector("details")?.open ?? window.innerWidth > 900;
+  const details = el("details", { open }, el("summary", {}, `${t("running_title")} · ${t("match_to", { n: match.target })}`), table);
+  box.replaceChildren(details);
+  box.hidden = false;
+}
+
+// ------------------------------------------------------------------ start
+
+async function start() {
+  fillStatic();
+  document.title = `${t("table_title")} · ${tableId}`;
+  render();
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+    if (response.status === 404) {
+      conn.stop("fatal_4404");
+      return;
+    }
+    if (response.ok) ui.info = await response.json();
+  } catch (err) {
+    // the socket will tell
+  }
+  conn.connect();
+  setInterval(tick, 1000);
+}
+
+start();

@@ -1,0 +1,100 @@
+// Wording the game: actions, questions, the contract and seats, in the page's language.
+
+import { t } from "./i18n.js";
+import { SYMBOL, cardText, suitOf } from "./cards.js";
+
+export const SEATS = ["N", "W", "S", "E"]; // the order of play
+export const TEAM = { N: "NS", S: "NS", W: "EW", E: "EW" };
+
+export function nextSeat(seat, steps = 1) {
+  return SEATS[(SEATS.indexOf(seat) + steps) % 4];
+}
+
+export function suitWord(suit) {
+  return `${SYMBOL[suit]} ${t("suit_" + suit)}`;
+}
+
+/** "Sira + Fifty" from kinds like ["sira", "fifty"] (cards after ':' are dropped). */
+export function projectsText(kinds) {
+  return kinds.map((k) => t("project_" + k.split(":")[0])).join(t("joiner"));
+}
+
+/** The words of one action without its seat, given the view it is legal in. */
+export function actionLabel(action, view) {
+  const parts = action.trim().split(/\s+/);
+  const verb = parts[1];
+  const args = parts.slice(2);
+  const kind = view && view.question ? view.question.kind : null;
+  switch (verb) {
+    case "pass":
+      if (kind === "take-over-sun" || kind === "take-over-ashkal") return t("a_pass_stand");
+      if (kind === "confirm-hokum") return t("a_pass_keep");
+      if (kind === "double") return t("a_pass_no_double");
+      if (kind === "triple" || kind === "four" || kind === "gahwa") return t("a_pass_no_raise");
+      return t("a_pass");
+    case "hokum":
+      if (view && view.phase === "bidding-2") return t("a_hokum2");
+      return t("a_hokum", { suit: view && view.exposed ? suitWord(suitOf(view.exposed)) : "" });
+    case "sun": return t("a_sun");
+    case "ashkal": return t("a_ashkal");
+    case "kawesh": return t("a_kawesh");
+    case "trump": return t("a_trump", { suit: suitWord(args[0]) });
+    case "double":
+      return args[0] ? t("a_double_" + args[0]) : t("a_double");
+    case "triple": return t("a_triple");
+    case "four": return t("a_four_" + (args[0] || "open"));
+    case "gahwa": return t("a_gahwa");
+    case "declare": return t("a_declare", { p: projectsText(args) });
+    case "play": {
+      const words = args.slice(1).map((w) => t("w_" + w));
+      return [cardText(args[0]), ...words].join(" · ");
+    }
+    default:
+      return parts.slice(1).join(" ");
+  }
+}
+
+/** What the seat to act is asked, worded for that seat. */
+export function questionText(view, seatName) {
+  const q = view.question;
+  if (!q) return "";
+  const exposedSuit = view.exposed ? suitWord(suitOf(view.exposed)) : "";
+  const about = q.about ? seatName(q.about) : "";
+  if (q.kind === "bid") {
+    if (view.phase === "bidding-2") return t("q_bid_2", { suit: exposedSuit });
+    if (view.phase === "bidding-3") return t("q_bid_3");
+    return t("q_bid_1", { card: cardText(view.exposed), suit: exposedSuit });
+  }
+  if (q.kind === "name-trump") return t("q_name-trump", { suit: exposedSuit });
+  if (q.kind === "play") {
+    if (view.legal.some((a) => a.split(" ")[1] === "declare")) return t("q_declare");
+    const trick = view.tricks[view.tricks.length - 1];
+    const leading = !trick || trick.winner !== null || trick.cards.length === 0;
+    return leading ? t("q_lead") : t("q_play");
+  }
+  return t("q_" + q.kind, { seat: about });
+}
+
+/** "Hokum ♥ · buyer South · Double ×2 (locked)", or the bidding phase before a contract. */
+export function contractText(view, seatName) {
+  const c = view.contract;
+  if (!c) return t("phase_" + view.phase);
+  const parts = [c.kind === "hokum" ? t("hokum_in", { suit: SYMBOL[c.trump] }) : t("sun")];
+  parts.push(t("by_seat", { seat: seatName(c.declarer) }));
+  if (c.level !== 1) {
+    let level = t("level_" + c.level);
+    if (c.kind === "hokum" && c.level !== "gahwa") level += ` (${t(c.locked ? "locked" : "open")})`;
+    parts.push(level);
+  }
+  return parts.join(" · ");
+}
+
+/** A finished hand's contract in a few words, for the running sheet. */
+export function shortContract(hand) {
+  if (!hand || hand.outcome === "annulled" || !hand.contract) return t("annulled");
+  const c = hand.contract;
+  let text = c.kind === "hokum" ? t("hokum_in", { suit: SYMBOL[c.trump] }) : t("sun");
+  if (c.level !== 1) text += " " + t("level_" + c.level).split(" ").pop();
+  if (hand.kaboot) text += " · " + t("kaboot");
+  return text;
+}
