@@ -23,7 +23,7 @@ from baloot import Seat
 from baloot.core.hand import Hand
 from baloot.records.record import loads
 from baloot.records.replay import replay
-from baloot.server.app import create_app
+from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
 from baloot.server.storage import open_store
 
@@ -36,12 +36,13 @@ class Server:
 
     db: Path
     options: dict[str, Any]
+    rate: float = 1000.0  # a test client may act faster than a person
     client: TestClient | None = None
     hall: Hall | None = None
 
     def start(self) -> TestClient:
         self.hall = Hall(open_store(str(self.db)), **self.options)
-        self.client = TestClient(create_app(self.hall))
+        self.client = TestClient(create_app(self.hall, rate=self.rate))
         self.client.__enter__()
         return self.client
 
@@ -188,7 +189,7 @@ def test_pages_are_served_in_english_and_in_arabic_right_to_left(server: Server)
 
 def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:
     assert server.client is not None
-    line = {"key": "counting_team", "params": {"team": "EW", "points": 26, "rounded": 3}}
+    line = {"key": "tricks", "params": {"NS": 6, "EW": 2}}
     english = server.client.post("/api/words", json={"lang": "en", "sheet": [line]})
     arabic = server.client.post("/api/words", json={"lang": "ar", "sheet": [line]})
     assert english.status_code == 200 and arabic.status_code == 200
@@ -242,7 +243,6 @@ def test_a_whole_match_over_the_socket_with_no_leak_and_its_record_after(
         client.websocket_connect(f"/ws/tables/{table}") as watching,
     ):
         south = Seen(socket)
-        assert south.receive()["type"] == "snapshot"
         for _ in range(3000):
             message = south.until(my_turn("S"))
             if message["type"] == "hand-over":
@@ -252,6 +252,7 @@ def test_a_whole_match_over_the_socket_with_no_leak_and_its_record_after(
                 continue
             south.act(message["view"]["legal"][0])
         final = south.messages[-1]
+        assert south.messages[0]["type"] == "snapshot"
         assert final["match"]["record"] == f"/api/matches/{table}/record"
         spectator = Seen(watching)
         spectator.until(lambda m: m["type"] == "hand-over" and m["match"]["winner"])
@@ -317,8 +318,8 @@ def test_a_repeated_id_is_acknowledged_and_not_applied_twice(server: Server) -> 
 
 
 def test_bad_frames_are_rejected_and_a_flood_is_rate_limited(server: Server) -> None:
-    client = server.client
-    assert client is not None
+    server.rate = RATE
+    client = server.restart()
     table = create(client)["table"]
     with client.websocket_connect(f"/ws/tables/{table}") as socket:
         seen = Seen(socket)
@@ -330,9 +331,10 @@ def test_bad_frames_are_rejected_and_a_flood_is_rate_limited(server: Server) -> 
         socket.send_text(json.dumps({"type": "ping", "pad": "x" * 70_000}))
         assert seen.until(lambda m: m["type"] == "reject")["code"] == "too_large"
         for _ in range(40):
-            socket.send_text('{"type": "ping"}')
+            socket.send_text('{"type": "ping", "id": "p"}')
         answers = [seen.until(lambda m: m["type"] in ("pong", "reject")) for _ in range(40)]
-        assert any(answer.get("code") == "rate_limited" for answer in answers)
+        limited = [answer for answer in answers if answer.get("code") == "rate_limited"]
+        assert limited and limited[0]["id"] == "p"
         assert any(answer["type"] == "pong" for answer in answers)
 
 

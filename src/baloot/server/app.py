@@ -62,8 +62,9 @@ _HEADERS: Final = {
 }
 
 
-def create_app(hall: Hall) -> Starlette:
-    """The application serving ``hall``'s tables; it starts and stops the hall with itself."""
+def create_app(hall: Hall, *, rate: float = RATE) -> Starlette:
+    """The application serving ``hall``'s tables; it starts and stops the hall with itself.
+    ``rate`` is the most messages a second a socket may send."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -73,7 +74,7 @@ def create_app(hall: Hall) -> Starlette:
         finally:
             await hall.stop()
 
-    api = _Api(hall)
+    api = _Api(hall, rate)
     routes = [
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
@@ -153,8 +154,9 @@ async def _json_body(request: Request) -> Any:
 class _Api:
     """The endpoints, over one hall."""
 
-    def __init__(self, hall: Hall) -> None:
+    def __init__(self, hall: Hall, rate: float) -> None:
         self.hall = hall
+        self.rate = rate
 
     async def table_page(self, request: Request) -> Response:
         table_id = request.path_params["table"]
@@ -252,7 +254,7 @@ class _Api:
     async def _read_all(
         self, websocket: WebSocket, live: Live, connection: Connection, outbox: Outbox
     ) -> None:
-        bucket = _Bucket(RATE)
+        bucket = _Bucket(self.rate)
         refused = 0
         while outbox.close_code is None:
             try:
@@ -269,19 +271,24 @@ class _Api:
                 if refused > FLOOD:
                     outbox.close(CLOSE_POLICY)
                     return
-                outbox.put(
-                    {
-                        "type": "reject",
-                        "id": None,
-                        "code": "rate_limited",
-                        "reason": f"at most {RATE:.0f} messages a second",
-                    }
-                )
+                reason = f"at most {self.rate:.0f} messages a second"
+                outbox.put(_reject(text, "rate_limited", reason))
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
                 return
             await self.hall.receive(live, connection, text)
+
+
+def _reject(text: str, code: str, reason: str) -> dict[str, Any]:
+    """A ``reject`` of a message refused unread, with its ``id`` if it has a plain one."""
+    id_ = None
+    if len(text) <= MAX_MESSAGE:
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(text)
+            if isinstance(message, dict) and isinstance(message.get("id"), str):
+                id_ = message["id"][:64] or None
+    return {"type": "reject", "id": id_, "code": code, "reason": reason}
 
 
 class _Bucket:
