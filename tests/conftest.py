@@ -1,4 +1,4 @@
-"""Hypothesis profiles and the ``--run-slow`` switch.
+"""Hypothesis profiles, the ``--run-slow`` switch, and the stores the server tests run on.
 
 ``HYPOTHESIS_PROFILE=fuzz pytest --run-slow`` runs the long fuzzing; the default ("ci") profile
 is deterministic and quick.
@@ -7,11 +7,17 @@ is deterministic and quick.
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from hypothesis import HealthCheck, settings
+from psycopg import sql
 from spec_example import ACTIONS, record_text
+
+from baloot.server.storage import Store, open_store
 
 settings.register_profile(
     "ci",
@@ -63,3 +69,57 @@ def game(tmp_path: Path) -> Path:
     path = tmp_path / "game.baloot"
     path.write_text(record_text(ACTIONS), encoding="utf-8")
     return path
+
+
+Opener = Callable[[], Store]
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test server's URL; skipped without one, failed instead under ``CI=true``."""
+    url = os.environ.get("BALOOT_TEST_POSTGRES")
+    ci = os.environ.get("CI") == "true"
+    if not url:
+        reason = "BALOOT_TEST_POSTGRES is not set: no PostgreSQL server to test against"
+        if ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.Error as error:
+        reason = f"PostgreSQL at BALOOT_TEST_POSTGRES is unreachable: {error}"
+        if ci:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on this test's own database, as often as the test likes."""
+    opened: list[Store] = []
+    if request.param == "sqlite":
+        path = str(tmp_path / "baloot.db")
+
+        def open_sqlite() -> Store:
+            opened.append(open_store(path))
+            return opened[-1]
+
+        yield open_sqlite
+        for store in opened:
+            store.close()
+        return
+    url: str = request.getfixturevalue("postgres_url")
+    schema = f"test_{uuid.uuid4().hex}"
+
+    def open_postgres() -> Store:
+        opened.append(open_store(url, schema=schema))
+        return opened[-1]
+
+    yield open_postgres
+    for store in opened:
+        store.close()
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
+        )

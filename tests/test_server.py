@@ -11,10 +11,10 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Opener
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 from test_seat_view_secrecy import cards_in_text, may_know
@@ -25,23 +25,22 @@ from baloot.records.record import loads
 from baloot.records.replay import replay
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
-from baloot.server.storage import open_store
 
 FAST = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
 
 
 @dataclass
 class Server:
-    """A running app over a database file; ``restart`` starts a new one on the same file."""
+    """A running app over a database; ``restart`` starts a new one on the same database."""
 
-    db: Path
+    open: Opener
     options: dict[str, Any]
     rate: float = 1000.0  # a test client may act faster than a person
     client: TestClient | None = None
     hall: Hall | None = None
 
     def start(self) -> TestClient:
-        self.hall = Hall(open_store(str(self.db)), **self.options)
+        self.hall = Hall(self.open(), **self.options)
         self.client = TestClient(create_app(self.hall, rate=self.rate))
         self.client.__enter__()
         return self.client
@@ -57,8 +56,9 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "tables.db", dict(FAST))
+def server(opener: Opener) -> Iterator[Server]:
+    """A server on SQLite, and on PostgreSQL."""
+    running = Server(opener, dict(FAST))
     running.start()
     yield running
     running.stop()

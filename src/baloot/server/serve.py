@@ -21,6 +21,8 @@ from typing import Final
 
 #: Status of a command that could not start (bad address, port in use, unusable database).
 CANNOT_START: Final = 2
+#: Status after Ctrl-C (after SIGTERM the server stops the same way and ends by that signal).
+INTERRUPTED: Final = 130
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
 
 HELP: Final = "serve tables in the browser: play with friends and bots, in Arabic or English"
@@ -32,7 +34,8 @@ examples:
 
 Tables in play survive a restart: every decision is stored before it is acknowledged.
 The database is a SQLite file (default: $XDG_STATE_HOME/pybaloot/tables.db) or a
-PostgreSQL URL. Exit status: 0 after Ctrl-C or SIGTERM, 2 when the server cannot start."""
+PostgreSQL URL. Ctrl-C or SIGTERM stop the server cleanly (every acknowledged decision is
+stored); exit status 130 after Ctrl-C, 143 after SIGTERM, 2 when the server cannot start."""
 
 
 def default_db() -> Path:
@@ -102,7 +105,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
-    uvicorn.Server(config).run(sockets=[listener])
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again
+        return INTERRUPTED
     return 0
 
 

@@ -1,0 +1,158 @@
+"""``baloot serve`` as a person runs it: it prints the address, serves the pages and the
+sockets, keeps seat tokens out of its log, refuses what it cannot do with one line and status
+2, and ends cleanly on SIGTERM and Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+BALOOT = [sys.executable, "-m", "baloot"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*BALOOT, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+class Serving:
+    """A ``baloot serve`` process and its address."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp_path / "serve.log"
+        self.process = subprocess.Popen(
+            [*BALOOT, "serve", "--port", str(self.port), "--db", str(tmp_path / "t.db")],
+            stdout=subprocess.PIPE,
+            stderr=self.log.open("w"),
+            text=True,
+        )
+        assert self.process.stdout is not None
+        self.banner = self.process.stdout.readline()
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(self.url + "/api/options", timeout=2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server never answered")
+
+    def post(self, path: str, body: object) -> dict[str, object]:
+        request = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            answer: dict[str, object] = json.loads(response.read())
+            return answer
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout=15)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[Serving]:
+    server = Serving(tmp_path)
+    yield server
+    server.stop()
+
+
+def test_serve_prints_the_address_to_open(serving: Serving) -> None:
+    assert f"http://127.0.0.1:{serving.port}/" in serving.banner
+    with urllib.request.urlopen(serving.url + "/?lang=ar", timeout=5) as page:
+        assert '<html lang="ar" dir="rtl"' in page.read().decode()
+
+
+def test_seat_tokens_never_reach_the_log(serving: Serving) -> None:
+    created = serving.post("/api/tables", {"seats": {"S": "human"}})
+    seats = created["seats"]
+    assert isinstance(seats, dict)
+    token = seats["S"]["token"]
+    with urllib.request.urlopen(f"{serving.url}/t/{created['table']}?token={token}") as page:
+        assert page.status == 200
+    ws_url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}?token={token}"
+    with connect(ws_url) as ws:
+        assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+    assert serving.stop() in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+    log = serving.log.read_text()
+    assert "token=…" in log and token not in log
+
+
+def test_sigterm_ends_the_server_cleanly_and_keeps_the_tables(tmp_path: Path) -> None:
+    server = Serving(tmp_path)
+    created = server.post("/api/tables", {"seats": {"S": "human"}})
+    status = server.stop(signal.SIGTERM)
+    assert status in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+    assert "Traceback" not in server.log.read_text()
+    again = Serving(tmp_path)
+    try:
+        with urllib.request.urlopen(f"{again.url}/api/tables/{created['table']}") as answer:
+            assert json.loads(answer.read())["status"] == "playing"
+    finally:
+        again.stop()
+
+
+def test_ctrl_c_ends_the_server_without_a_traceback(tmp_path: Path) -> None:
+    server = Serving(tmp_path)
+    assert server.stop(signal.SIGINT) == 130
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_a_port_in_use_is_one_line_and_status_2(serving: Serving, tmp_path: Path) -> None:
+    done = run("serve", "--port", str(serving.port), "--db", str(tmp_path / "other.db"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"baloot serve: port {serving.port} is in use: choose another with --port"
+    )
+
+
+def test_an_unusable_database_is_one_line_and_status_2(tmp_path: Path) -> None:
+    done = run("serve", "--port", str(free_port()), "--db", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith("baloot serve: cannot open the database")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_postgresql_password_is_not_shown_when_the_database_is_unreachable() -> None:
+    url = f"postgresql://baloot:sekrit@127.0.0.1:{free_port()}/none"
+    done = run("serve", "--port", str(free_port()), "--db", url)
+    assert done.returncode == 2 and "sekrit" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
+    assert "serve" in run("--help").stdout
+    shown = run("serve", "--help").stdout
+    for option in ("--host", "--port", "--db", "--idle-days"):
+        assert option in shown
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals")
+def test_bad_options_are_refused_with_status_2() -> None:
+    done = run("serve", "--port", "70000")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
