@@ -753,3 +753,14 @@ def test_a_disconnected_human_is_played_for_until_they_come_back() -> None:
 def test_time_out_does_nothing_unless_that_human_is_to_act() -> None:
     harness, _ = south_to_act()
     assert harness.room.time_out(Seat.N) == []
+
+
+def test_resync_over_steps_taken_while_the_seat_had_no_connection_answers_a_snapshot() -> None:
+    harness, south = south_to_act()
+    since = south.v
+    harness.deliver(harness.room.disconnect(south.connection))
+    harness.room.time_out(Seat.S)  # played while away: no South version was built
+    harness.bots()
+    back = harness.connect(harness.room.tokens[Seat.S])
+    out = harness.send(back, {"type": "resync", "since": since})
+    assert types(out) == ["snapshot"] and out[0]["view"] == back.view

@@ -23,7 +23,9 @@ Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``
 that follows an undo) takes the next table-wide ``v``, the same for every connection; each
 connection gets the version of it for its own seat (its own view, the action as its seat
 heard it), so no message carries a card its seat may not know. The room keeps the last
-:data:`HISTORY` numbered steps, for every seat, to answer ``resync``.
+:data:`HISTORY` numbered steps to answer ``resync``, as JSON text and only in the versions of
+the audiences connected at the time (a seat that had no connection then gets a snapshot):
+what a room holds stays small however many tables a server has.
 
 >>> room = Room.create({"S": "human"}, names={"S": "Saad"}, seed=7, room_id="t1")
 >>> south, first = room.connect(room.tokens[Seat.S])
@@ -75,7 +77,7 @@ PROTOCOL: Final = "baloot-table/1"
 #: The largest client message, in bytes of UTF-8 (``too_large`` beyond).
 MAX_MESSAGE: Final = 64 * 1024
 #: How many numbered steps a room keeps to answer ``resync``.
-HISTORY: Final = 4096
+HISTORY: Final = 256
 #: The close code for an unknown seat token.
 CLOSE_UNKNOWN_TOKEN: Final = 4403
 #: The longest ``id`` of a client message.
@@ -83,8 +85,6 @@ MAX_ID: Final = 64
 
 Message = dict[str, Any]
 T = TypeVar("T")
-#: Audiences of a numbered message: the spectators (None) and the four seats.
-_AUDIENCES: Final[tuple[Seat | None, ...]] = (None, *Seat)
 
 
 class RoomError(BalootError):
@@ -162,7 +162,7 @@ class Room:
         self.record_url = record_url
         self.v = 0
         self._seat_of = {digest: seat for seat, digest in self.token_digests.items()}
-        self._history: deque[tuple[int, dict[Seat | None, Message]]] = deque(maxlen=history)
+        self._history: deque[tuple[int, dict[Seat | None, str]]] = deque(maxlen=history)
         self._connections: list[Connection] = []
         self._numbers = count(1)
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
@@ -417,8 +417,11 @@ class Room:
             return []
         first = self._history[0][0] if self._history else self.v + 1
         if 0 <= since < self.v and first <= since + 1:
-            kept = islice(self._history, since + 1 - first, None)
-            return [(connection, messages[connection.seat]) for _, messages in kept]
+            kept = [
+                m.get(connection.seat) for _, m in islice(self._history, since + 1 - first, None)
+            ]
+            if all(text is not None for text in kept):
+                return [(connection, json.loads(text)) for text in kept if text is not None]
         return [(connection, self._snapshot(connection.seat))]
 
     # ------------------------------------------------------------------ the caller's clock
@@ -572,8 +575,8 @@ class Room:
         """A numbered message in each audience's version: the next ``v``, kept for resync,
         and addressed to every open connection."""
         self.v += 1
-        messages = {audience: build(audience, self.v) for audience in _AUDIENCES}
-        self._history.append((self.v, messages))
+        messages = {seat: build(seat, self.v) for seat in {c.seat for c in self._connections}}
+        self._history.append((self.v, {seat: json.dumps(m) for seat, m in messages.items()}))
         return [(c, messages[c.seat]) for c in self._connections]
 
 
