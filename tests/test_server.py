@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -20,6 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Seat
+from baloot.bots import base
+from baloot.bots.heuristic import HeuristicBot
 from baloot.core.hand import Hand
 from baloot.records.record import loads
 from baloot.records.replay import replay
@@ -358,3 +360,91 @@ def test_a_disconnected_human_is_played_for_after_the_wait_and_told(server: Serv
             raise AssertionError("no bot played for the absent South")
         assert message["player"] == "bot:heuristic" and message["connected"] is False
         assert time.monotonic() - started >= 0.3
+
+
+def test_with_a_turn_timer_the_bot_decides_for_a_late_human_and_says_so(server: Server) -> None:
+    client = server.client
+    assert client is not None and server.hall is not None
+    created = create(client, timer=15, names={"S": "Saad"})
+    table, token = created["table"], created["seats"]["S"]["token"]
+    live = server.hall.tables[table]
+    live.config = replace(live.config, timer=0.3)  # 15 s made short for the test
+    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+        south = Seen(socket)
+        south.until(my_turn("S"))
+        stood_in = south.until(lambda m: m["type"] == "seat")
+        assert (stood_in["player"], stood_in["connected"]) == ("bot:heuristic", True)
+        played = south.until(lambda m: m["type"] == "event")
+        assert played["action"].startswith("S ")
+        back = south.until(lambda m: m["type"] == "seat")
+        assert (back["player"], back["connected"]) == ("Saad", True)
+
+
+def test_the_next_hand_is_dealt_after_the_wait_without_next(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+        south = Seen(socket)
+        while True:
+            message = south.until(my_turn("S"))
+            if message["type"] == "hand-over":
+                break
+            south.act(message["view"]["legal"][0])
+        started = time.monotonic()
+        dealt = south.until(lambda m: m["type"] == "deal")
+        assert time.monotonic() - started >= 0.2 and dealt["match"]["hand"] == 2
+
+
+def test_a_table_whose_humans_stay_away_is_closed_and_kept_in_history(server: Server) -> None:
+    assert server.client is not None
+    now = [1_000_000.0]
+    server.options |= {"clock": lambda: now[0], "idle": 100.0}
+    client = server.restart()
+    table = create(client)["table"]
+    bots_only = create(client, seats={})["table"]
+    now[0] += 500
+    client = server.restart()  # housekeeping runs at start
+    for _ in range(100):
+        if client.get(f"/api/tables/{table}").json()["status"] == "closed":
+            break
+        time.sleep(0.05)
+    assert client.get(f"/api/tables/{table}").json()["status"] == "closed"
+    assert client.get(f"/api/tables/{bots_only}").json()["status"] == "playing"
+    history = client.get("/api/matches").json()["matches"]
+    assert [(m["id"], m["status"]) for m in history] == [(table, "closed")]
+    record = client.get(f"/api/matches/{table}/record")
+    assert record.status_code == 200 and loads(record.text).hands
+
+
+class SlowBot:
+    """A bot that thinks for half a second."""
+
+    name = "slow"
+
+    def __init__(self, rng: Any) -> None:
+        self.rng = rng
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        time.sleep(0.5)
+        return legal[0]
+
+
+def test_a_slow_bot_at_one_table_delays_no_other_table(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(base, "_builtin", lambda: {"slow": SlowBot, "heuristic": HeuristicBot})
+    client = server.client
+    assert client is not None
+    create(client, seats={seat: "bot:slow" for seat in "NESW"})
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+        south = Seen(socket)
+        south.receive()
+        for _ in range(5):
+            started = time.monotonic()
+            south.send({"type": "ping"})
+            south.until(lambda m: m["type"] == "pong")
+            assert time.monotonic() - started < 0.25

@@ -126,6 +126,7 @@ class Hall:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
         self._housekeeping: asyncio.Task[None] | None = None
+        self._stopping = False
 
     # ------------------------------------------------------------------ life
 
@@ -144,6 +145,7 @@ class Hall:
 
     async def stop(self) -> None:
         """Close every connection and stop the clocks; what was acknowledged is stored."""
+        self._stopping = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
         for live in self.tables.values():
@@ -326,6 +328,8 @@ class Hall:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
+        if self._stopping:
+            return
         room = live.room
         table = room.table
         waiting = table.waiting()
