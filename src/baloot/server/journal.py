@@ -97,7 +97,7 @@ class TableConfig:
     humans: tuple[str, ...]
     rules: str | dict[str, Any]
     seed: int
-    timer: int | None
+    timer: float | None
     public: bool
     tokens: dict[str, str]
     created: float

@@ -213,7 +213,7 @@ class Room:
         room.restore(steps)
         return room
 
-    def config(self, *, timer: int | None, public: bool, created: float) -> TableConfig:
+    def config(self, *, timer: float | None, public: bool, created: float) -> TableConfig:
         """What storage keeps to make this room again (:meth:`from_config`)."""
         table = self.table
         assert table.seed is not None
