@@ -448,3 +448,34 @@ def test_a_slow_bot_at_one_table_delays_no_other_table(
             south.send({"type": "ping"})
             south.until(lambda m: m["type"] == "pong")
             assert time.monotonic() - started < 0.25
+
+
+def test_an_action_that_cannot_be_stored_is_not_acknowledged_and_nothing_is_lost(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = server.client
+    assert client is not None and server.hall is not None
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    url = f"/ws/tables/{table}?token={token}"
+    store = server.hall.store
+    with client.websocket_connect(url) as socket:
+        south = Seen(socket)
+        before = south.until(my_turn("S"))["view"]
+
+        def broken(*_: Any, **__: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(store, "append", broken)
+        south.act(before["legal"][0])
+        with pytest.raises(WebSocketDisconnect) as closed:
+            south.until(lambda m: m["type"] in ("ack", "event"))
+        assert closed.value.code == 1011
+    monkeypatch.undo()
+    with client.websocket_connect(url) as socket:
+        back = Seen(socket)
+        snapshot = back.receive()
+        assert snapshot["view"]["actions"] == before["actions"]
+        assert snapshot["view"]["legal"] == before["legal"]
+        back.act(before["legal"][0])
+        assert back.until(lambda m: m["type"] in ("ack", "reject"))["type"] == "ack"

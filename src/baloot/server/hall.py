@@ -127,6 +127,7 @@ class Hall:
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
         self._housekeeping: asyncio.Task[None] | None = None
         self._stopping = False
+        self._faulted: set[str] = set()
 
     # ------------------------------------------------------------------ life
 
@@ -257,6 +258,8 @@ class Hall:
         """Connect to a table (None: no such table in play). A wrong token raises
         :class:`~baloot.server.room.RoomError` (close code 4403)."""
         live = self.tables.get(table_id)
+        if live is None and table_id in self._faulted:
+            live = await self._revive(table_id)
         if live is None:
             return None
         async with live.lock:
@@ -271,7 +274,14 @@ class Hall:
     async def receive(self, live: Live, connection: Connection, text: str) -> None:
         """One client message: applied, stored, then answered."""
         async with live.lock:
-            await self._commit(live, live.room.receive(connection, text))
+            if self.tables.get(live.room.id) is not live:
+                return  # dropped after a fault: its connections are being closed
+            try:
+                out = live.room.receive(connection, text)
+            except Exception:
+                self._fault(live)
+                return
+            await self._commit(live, out)
 
     async def disconnect(self, live: Live, connection: Connection) -> None:
         """A connection closed."""
@@ -296,9 +306,8 @@ class Hall:
         if steps:
             try:
                 await self._store(self.store.append, live.room.id, steps)
-            except Exception:
-                log.exception("table %s: its steps could not be stored", live.room.id)
-                self._drop(live, 1011)
+            except Exception:  # the database's own errors, whatever the backend
+                self._fault(live)
                 return
         for connection, message in out:
             outbox = live.outboxes.get(connection)
@@ -306,6 +315,33 @@ class Hall:
                 outbox.put(message)
         await self._finish_if_over(live)
         self._schedule(live)
+
+    def _fault(self, live: Live) -> None:
+        """Something failed inside the table: what storage holds is the truth. The table is
+        dropped from memory (its connections closed with 1011) and brought back from storage
+        when someone connects again."""
+        log.exception(
+            "table %s failed; it is reloaded from storage on the next connection", live.room.id
+        )
+        self._drop(live, 1011)
+        self._faulted.add(live.room.id)
+
+    async def _revive(self, table_id: str) -> Live | None:
+        try:
+            playing = await self._store(self.store.playing)
+        except Exception:
+            log.exception("table %s could not be reloaded from storage", table_id)
+            return None
+        self._faulted.discard(table_id)
+        for config, steps in playing:
+            if config.id == table_id:
+                room = Room.from_config(config, steps, record_url=_record_url(table_id))
+                live = Live(room, config)
+                self.tables[table_id] = live
+                async with live.lock:
+                    self._schedule(live)
+                return live
+        return None
 
     def _drop(self, live: Live, code: int) -> None:
         if live.timer is not None:
@@ -322,6 +358,8 @@ class Hall:
         record = dumps(table.record(date=_date(live.config.created)))
         summary = _summary(live)
         await self._store(self.store.finish, live.room.id, record, summary, self.clock())
+        if not live.outboxes:  # nobody watches: nothing more to keep in memory
+            self.tables.pop(live.room.id, None)
 
     def _schedule(self, live: Live) -> None:
         """Set the table's one timer for what it waits for now (the caller holds its lock)."""
@@ -364,7 +402,12 @@ class Hall:
                 if live.timer is not task:
                     return
                 live.timer = None  # from here on, nothing cancels this step
-                await self._commit(live, await step())
+                try:
+                    out = await step()
+                except Exception:
+                    self._fault(live)
+                    return
+                await self._commit(live, out)
 
         task = asyncio.create_task(fire())
         live.timer = task
