@@ -36,7 +36,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from baloot.bots.base import available_bots
 from baloot.core.rules import CHOICES, PRESETS, Rules
-from baloot.server.hall import TIMERS, CreateError, Hall, Live, Outbox
+from baloot.server.hall import Hall, Live, Outbox
+from baloot.server.requests import TIMERS, CreateError
 from baloot.server.room import MAX_MESSAGE, Connection, RoomError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 

@@ -23,40 +23,27 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from baloot.bots.base import available_bots
-from baloot.core.errors import RecordError
 from baloot.core.seats import Seat
-from baloot.records.record import dumps, read_rules
+from baloot.records.record import dumps
 from baloot.records.summary import teams_json
 from baloot.server.journal import TableConfig
+from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Message, Outgoing, Room
 from baloot.server.storage import Store
 from baloot.table.table import WaitKind
 
 log = logging.getLogger("baloot.server")
 
-#: The turn timers a table may have, in seconds (None: no timer).
-TIMERS: Final = (None, 15, 30, 60)
 #: How long a disconnected human's turn waits before the bot plays it, and how long the
 #: table waits for ``next`` after a ``hand-over``, in seconds (``seat-view.md`` §4).
 ABSENT_WAIT: Final = 30.0
 NEXT_WAIT: Final = 30.0
-#: The longest display name, in characters.
-MAX_NAME: Final = 40
 #: The most messages waiting for one connection before it is closed as too slow.
 OUTBOX: Final = 2048
 #: How many tables in play a server holds at most (a new one is refused beyond).
 MAX_TABLES: Final = 2000
 
 T = TypeVar("T")
-
-
-class CreateError(ValueError):
-    """A table request that cannot be honoured (HTTP 400, or 503 when ``full``)."""
-
-    def __init__(self, message: str, *, full: bool = False) -> None:
-        super().__init__(message)
-        self.full = full
 
 
 class Outbox:
@@ -167,7 +154,7 @@ class Hall:
         """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4): the 201 body."""
         if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
-        seats, names, rules, timer, public = _read_request(request)
+        seats, names, rules, timer, public = read_request(request)
         room = Room.create(seats, names, rules=rules, seed=secrets.randbelow(2**31))
         room.record_url = _record_url(room.id)
         config = room.config(timer=timer, public=public, created=self.clock())
@@ -462,48 +449,3 @@ def _summary(live: Live) -> dict[str, Any]:
         "totals": teams_json(match.totals),
         "winner": None if winner is None else winner.name,
     }
-
-
-def _read_request(
-    request: Mapping[str, Any],
-) -> tuple[dict[str, str], dict[str, str], Any, int | None, bool]:
-    """The checked parts of a table request: seats, names, rules, timer, public."""
-    if not isinstance(request, Mapping):
-        raise CreateError("the request must be a JSON object")
-    seats_in = request.get("seats", {})
-    names_in = request.get("names", {})
-    if not isinstance(seats_in, Mapping) or not isinstance(names_in, Mapping):
-        raise CreateError('"seats" and "names" must be objects')
-    seats: dict[str, str] = {}
-    for seat, kind in seats_in.items():
-        if seat not in Seat.__members__:
-            raise CreateError(f"unknown seat {str(seat)[:8]!r} (seats are N, E, S, W)")
-        if kind != "human":
-            if not isinstance(kind, str) or not kind.startswith("bot:"):
-                raise CreateError(f"seat {seat}: a player is 'human' or 'bot:NAME'")
-            if kind[4:] not in available_bots():
-                known = ", ".join(sorted(available_bots()))
-                raise CreateError(f"seat {seat}: unknown bot {kind[4:40]!r} (known: {known})")
-        seats[seat] = kind
-    names: dict[str, str] = {}
-    for seat, name in names_in.items():
-        if seat not in Seat.__members__:
-            raise CreateError(f"unknown seat {str(seat)[:8]!r} in names")
-        if not isinstance(name, str):
-            raise CreateError(f"the name of {seat} must be text")
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME or not name.isprintable() or name.startswith("bot:"):
-            raise CreateError(f"the name of {seat} must be printable, at most {MAX_NAME} chars")
-        if name and seats.get(seat) == "human":
-            names[seat] = name
-    try:
-        rules = read_rules(request.get("rules", "classic"))[0]
-    except RecordError as error:
-        raise CreateError(str(error)) from None
-    timer = request.get("timer")
-    if timer not in TIMERS or isinstance(timer, bool):
-        raise CreateError("timer is null, 15, 30 or 60 (seconds)")
-    public = request.get("public", False)
-    if not isinstance(public, bool):
-        raise CreateError("public is true or false")
-    return seats, names, rules, timer, public
