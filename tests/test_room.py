@@ -21,7 +21,8 @@ from test_seat_view_secrecy import cards_in_text, may_know
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
 from baloot.records.record import Record
 from baloot.server import Connection, Room, RoomError
-from baloot.server.room import MAX_MESSAGE, Outgoing, token_digest
+from baloot.server.messages import MAX_MESSAGE
+from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}

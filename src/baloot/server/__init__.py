@@ -4,9 +4,9 @@
 sockets and clocks; a web server drives it (see its module).
 """
 
+from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import (
     HISTORY,
-    MAX_MESSAGE,
     PROTOCOL,
     Connection,
     Outgoing,

@@ -37,8 +37,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from baloot.bots.base import available_bots
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server.hall import Hall, Live, Outbox
+from baloot.server.messages import MAX_MESSAGE, id_of, reject
 from baloot.server.requests import TIMERS, CreateError
-from baloot.server.room import MAX_MESSAGE, Connection, RoomError
+from baloot.server.room import Connection, RoomError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 
 #: The largest HTTP request body the API reads, in bytes.
@@ -273,7 +274,7 @@ class _Api:
                     outbox.close(CLOSE_POLICY)
                     return
                 reason = f"at most {self.rate:.0f} messages a second"
-                outbox.put(_reject(text, "rate_limited", reason))
+                outbox.put(_refused_unread(text, "rate_limited", reason))
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
@@ -281,15 +282,15 @@ class _Api:
             await self.hall.receive(live, connection, text)
 
 
-def _reject(text: str, code: str, reason: str) -> dict[str, Any]:
+def _refused_unread(text: str, code: str, reason: str) -> dict[str, Any]:
     """A ``reject`` of a message refused unread, with its ``id`` if it has a plain one."""
     id_ = None
     if len(text) <= MAX_MESSAGE:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(text)
-            if isinstance(message, dict) and isinstance(message.get("id"), str):
-                id_ = message["id"][:64] or None
-    return {"type": "reject", "id": id_, "code": code, "reason": reason}
+            if isinstance(message, dict):
+                id_ = id_of(message)
+    return reject(id_, code, reason)
 
 
 class _Bucket:

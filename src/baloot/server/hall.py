@@ -27,8 +27,9 @@ from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
 from baloot.server.journal import TableConfig
+from baloot.server.messages import Message
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Connection, Message, Outgoing, Room
+from baloot.server.room import Connection, Outgoing, Room
 from baloot.server.storage import Store
 from baloot.table.table import WaitKind
 

@@ -66,24 +66,30 @@ from baloot.core.seats import Seat
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
 from baloot.server.journal import Step, StepKind, TableConfig
+from baloot.server.messages import (
+    Message,
+    Refused,
+    ack,
+    event_message,
+    id_of,
+    parse,
+    reject,
+    required_id,
+    view_message,
+)
 from baloot.table.players import Bot, Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
-from baloot.view.seat_view import SeatView, heard
+from baloot.view.seat_view import SeatView
 from baloot.view.sheet import explain
 from baloot.view.sheet import to_json as sheet_json
 
 #: The protocol's name.
 PROTOCOL: Final = "baloot-table/1"
-#: The largest client message, in bytes of UTF-8 (``too_large`` beyond).
-MAX_MESSAGE: Final = 64 * 1024
 #: How many numbered steps a room keeps to answer ``resync``.
 HISTORY: Final = 256
 #: The close code for an unknown seat token.
 CLOSE_UNKNOWN_TOKEN: Final = 4403
-#: The longest ``id`` of a client message.
-MAX_ID: Final = 64
 
-Message = dict[str, Any]
 T = TypeVar("T")
 
 
@@ -118,16 +124,6 @@ class HintBot(Protocol):
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
         """The action it picks among ``legal`` in ``view``, and why."""
         ...
-
-
-class _Refused(Exception):
-    """A client message answered with ``reject``; nothing changed."""
-
-    def __init__(self, id_: str | None, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.id = id_
-        self.code = code
-        self.reason = reason
 
 
 class Room:
@@ -313,15 +309,15 @@ class Room:
         if not connection.open:
             return []
         try:
-            message = _parse(text)
+            message = parse(text)
             handler = self._handlers().get(message["type"])
             if handler is None:
-                raise _Refused(
-                    _id_of(message), "unknown_type", f"unknown message type {message['type']!r}"
+                raise Refused(
+                    id_of(message), "unknown_type", f"unknown message type {message['type']!r}"
                 )
             return handler(connection, message)
-        except _Refused as refused:
-            return [(connection, _reject(refused.id, refused.code, refused.reason))]
+        except Refused as refused:
+            return [(connection, reject(refused.id, refused.code, refused.reason))]
 
     def _handlers(self) -> dict[str, Callable[[Connection, Message], list[Outgoing]]]:
         return {
@@ -335,25 +331,25 @@ class Room:
         }
 
     def _act(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = _required_id(message)
+        id_ = required_id(message)
         action = message.get("action")
         if not isinstance(action, str):
-            raise _Refused(id_, "bad_message", "an act needs an action")
+            raise Refused(id_, "bad_message", "an act needs an action")
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
-            return [(connection, _ack(id_))]
+            return [(connection, ack(id_))]
         named = action.split(maxsplit=1)[0] if action.strip() else ""
         if named in Seat.__members__ and named != seat.name:
             error = IllegalActionError.of("not_your_seat", action, seat=seat.name, other=named)
-            raise _Refused(id_, error.code, error.reason)
+            raise Refused(id_, error.code, error.reason)
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:
-            raise _Refused(id_, "bad_notation", str(error)) from None
+            raise Refused(id_, "bad_notation", str(error)) from None
         except IllegalActionError as error:
-            raise _Refused(id_, error.code, error.reason) from None
+            raise Refused(id_, error.code, error.reason) from None
         self._remembered[seat].add(id_)
-        out = [(connection, _ack(id_)), *self._publish(events)]
+        out = [(connection, ack(id_)), *self._publish(events)]
         self._journal(StepKind.ACT, seat, id_, events)
         return out
 
@@ -382,29 +378,29 @@ class Room:
         """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
         and the events it caused (``before`` gives the hand before them, for a claim)."""
-        id_ = _required_id(message)
+        id_ = required_id(message)
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
-            return [(connection, _ack(id_))]
+            return [(connection, ack(id_))]
         hand = None if before is None else before()
         events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
-        out = [(connection, _ack(id_)), *self._publish(events, hand)]
+        out = [(connection, ack(id_)), *self._publish(events, hand)]
         self._journal(kind, seat, id_, events)
         return out
 
     def _hint(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = _required_id(message)
+        id_ = required_id(message)
         seat = _seat(connection, id_)
         _engine(id_, self.table.check_hint_allowed)
         waiting = self.table.waiting()
         if waiting.kind is WaitKind.OVER:
-            raise _Refused(id_, "match_over", "the match is over")
+            raise Refused(id_, "match_over", "the match is over")
         if waiting.seat is None:
-            raise _Refused(id_, "hand_over", "the hand is over")
+            raise Refused(id_, "hand_over", "the hand is over")
         if waiting.seat != seat:
             error = IllegalActionError.of("not_your_turn", seat=waiting.seat.name)
-            raise _Refused(id_, error.code, error.reason)
+            raise Refused(id_, error.code, error.reason)
         view = self.table.view(seat)
         hint = self.hint_bot.explain(view, view.legal)
         return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
@@ -412,7 +408,7 @@ class Room:
     def _resync(self, connection: Connection, message: Message) -> list[Outgoing]:
         since = message.get("since")
         if not isinstance(since, int) or isinstance(since, bool):
-            raise _Refused(_id_of(message), "bad_message", "a resync needs since, an integer")
+            raise Refused(id_of(message), "bad_message", "a resync needs since, an integer")
         if since == self.v:
             return []
         first = self._history[0][0] if self._history else self.v + 1
@@ -549,17 +545,17 @@ class Room:
                 if before is not None:
                     before.apply(event.action)
                     hand = before
-                out.extend(self._publish_each(_event_message(hand, event.action)))
+                out.extend(self._publish_each(event_message(hand, event.action)))
             elif event.kind is EventKind.HAND_OVER:
                 hand = self.table.hand
                 extra = {
                     "match": self.match_json(),
                     "sheet": sheet_json(explain(hand.result(), hand.rules)),
                 }
-                out.extend(self._publish_each(_view_message("hand-over", hand, extra)))
+                out.extend(self._publish_each(view_message("hand-over", hand, extra)))
             elif event.kind is EventKind.DEAL:
                 extra = {"match": self.match_json()}
-                out.extend(self._publish_each(_view_message("deal", self.table.hand, extra)))
+                out.extend(self._publish_each(view_message("deal", self.table.hand, extra)))
             else:  # an undo: a snapshot that supersedes the history
                 out.extend(self._publish_each(self._numbered_snapshot))
         return out
@@ -599,70 +595,10 @@ def _seated(players: Mapping[Seat, Player], rules: Rules | None, seed: int) -> T
     return Table.new(players, bots, rules, seed)
 
 
-# ---------------------------------------------------------------------- messages
-
-
-def _event_message(hand: Hand, action: Action) -> Callable[[Seat | None, int], Message]:
-    def build(audience: Seat | None, v: int) -> Message:
-        return {
-            "type": "event",
-            "v": v,
-            "action": str(heard(action, audience)),
-            "view": SeatView.of(hand, audience).to_json(),
-        }
-
-    return build
-
-
-def _view_message(
-    kind: str, hand: Hand, extra: Mapping[str, Any]
-) -> Callable[[Seat | None, int], Message]:
-    def build(audience: Seat | None, v: int) -> Message:
-        return {"type": kind, "v": v, "view": SeatView.of(hand, audience).to_json(), **extra}
-
-    return build
-
-
-def _ack(id_: str) -> Message:
-    return {"type": "ack", "id": id_}
-
-
-def _reject(id_: str | None, code: str, reason: str) -> Message:
-    return {"type": "reject", "id": id_, "code": code, "reason": reason}
-
-
-def _parse(text: str) -> Message:
-    """A client message: a JSON object with a string ``type`` (else a :class:`_Refused`)."""
-    if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise _Refused(None, "too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        raise _Refused(None, "bad_json", "the message is not JSON") from None
-    if not isinstance(message, dict):
-        raise _Refused(None, "bad_message", "a message is a JSON object")
-    if not isinstance(message.get("type"), str):
-        raise _Refused(_id_of(message), "bad_message", "a message needs a type")
-    return message
-
-
-def _id_of(message: Message) -> str | None:
-    """The message's ``id`` when it is a string of 1–64 characters, else None."""
-    id_ = message.get("id")
-    return id_ if isinstance(id_, str) and 1 <= len(id_) <= MAX_ID else None
-
-
-def _required_id(message: Message) -> str:
-    id_ = _id_of(message)
-    if id_ is None:
-        raise _Refused(None, "bad_message", f"a {message['type']} needs an id of 1–64 characters")
-    return id_
-
-
 def _seat(connection: Connection, id_: str) -> Seat:
     """The connection's seat; a spectator may not decide."""
     if connection.seat is None:
-        raise _Refused(id_, "spectator", "a spectator may not act")
+        raise Refused(id_, "spectator", "a spectator may not act")
     return connection.seat
 
 
@@ -671,4 +607,4 @@ def _engine(id_: str, call: Callable[[], T]) -> T:
     try:
         return call()
     except IllegalActionError as error:
-        raise _Refused(id_, error.code, error.reason) from None
+        raise Refused(id_, error.code, error.reason) from None
