@@ -14,6 +14,7 @@ import errno
 import logging
 import os
 import re
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -102,8 +103,20 @@ def run(args: argparse.Namespace) -> int:
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
-    uvicorn.Server(config).run(sockets=[listener])
+    # uvicorn shuts down on SIGINT/SIGTERM, then raises the signal again under the handler
+    # found before it started: a no-op one lets the command end with status 0, as documented.
+    stopping = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, _stopped) for sig in stopping}
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
+
+
+def _stopped(signum: int, frame: object) -> None:
+    """The signal handler while uvicorn runs: it has already shut the server down."""
 
 
 def _listen(host: str, port: int) -> socket.socket:

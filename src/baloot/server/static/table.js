@@ -35,7 +35,8 @@ function mySeat() {
 function humanName(seat) {
   const players = ui.info && ui.info.players;
   const name = players && players[seat];
-  return name && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
+  // An unnamed person is known by the seat's letter: show the seat's name instead.
+  return name && name !== seat && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
 }
 
 function isHumanSeat(seat) {
