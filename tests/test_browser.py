@@ -512,10 +512,12 @@ def test_a_phone_shows_the_table_without_sideways_scrolling(
     page = pages.open(f"{created['seats']['S']['url']}&lang={lang}", viewport=PHONE)
     wait_for_decision(page)
     fits_the_phone(page)
+    card_faces_fit(page)
     if lang == "ar":
         shot(page, artifacts, "table-phone-ar-bidding")
     play_until(page, "S", playing)
     fits_the_phone(page)
+    card_faces_fit(page)
     buttons = visible(page, "#hand [data-action]")
     assert buttons.count() > 0
     for i in range(buttons.count()):
@@ -528,6 +530,22 @@ def test_a_phone_shows_the_table_without_sideways_scrolling(
         box = visible(page, "#actions [data-action]").nth(i).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     shot(page, artifacts, f"table-phone-{lang}")
+
+
+def card_faces_fit(page: Page) -> None:
+    """Every card drawn on the page shows its rank and suits inside the card's face."""
+    outside: list[list[float]] = page.locator(".card-svg").evaluate_all(
+        """svgs => svgs.flatMap(svg => {
+            const s = svg.getBoundingClientRect();
+            return [...svg.querySelectorAll("text")].map(t => {
+                const r = t.getBoundingClientRect();
+                return [s.left - r.left, r.right - s.right, s.top - r.top, r.bottom - s.bottom];
+            });
+        })"""
+    )
+    assert outside, "no card face drawn"
+    worst = max(max(sides) for sides in outside)
+    assert worst <= 1, f"a card's rank or suit is drawn {worst:.0f} px outside the card"
 
 
 def fits_the_phone(page: Page) -> None:
