@@ -479,3 +479,22 @@ def test_an_action_that_cannot_be_stored_is_not_acknowledged_and_nothing_is_lost
         assert snapshot["view"]["legal"] == before["legal"]
         back.act(before["legal"][0])
         assert back.until(lambda m: m["type"] in ("ack", "reject"))["type"] == "ack"
+
+
+def test_a_finished_hands_sheet_is_given_again_worded_to_a_page_that_came_after(
+    server: Server,
+) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+        south = Seen(socket)
+        while (message := south.until(my_turn("S")))["type"] != "hand-over":
+            south.act(message["view"]["legal"][0])
+    again = client.get(f"/api/tables/{table}/sheet?hand=1&lang=ar").json()
+    assert again["lines"] == message["sheet"]
+    worded = client.post("/api/words", json={"lang": "ar", "sheet": message["sheet"]}).json()
+    assert again["sheet"] == worded["sheet"]
+    assert client.get(f"/api/tables/{table}/sheet?hand=2").status_code == 404
+    assert client.get(f"/api/tables/{table}/sheet?hand=x").status_code == 400

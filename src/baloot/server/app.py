@@ -85,6 +85,7 @@ def create_app(hall: Hall, *, rate: float = RATE) -> Starlette:
         Route("/api/tables", api.create, methods=["POST"]),
         Route("/api/tables", api.public),
         Route("/api/tables/{table}", api.describe),
+        Route("/api/tables/{table}/sheet", api.sheet),
         Route("/api/matches", api.matches),
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
@@ -196,6 +197,18 @@ class _Api:
         if described is None:
             return _error(404, "no such table")
         return JSONResponse(described)
+
+    async def sheet(self, request: Request) -> Response:
+        """The score sheet of a finished hand of a table in play, worded: what its
+        ``hand-over`` said to everyone, for a page that came after it (a reload)."""
+        try:
+            number = int(request.query_params.get("hand", ""))
+        except ValueError:
+            return _error(400, "hand is the number of a finished hand")
+        lines = self.hall.sheet(request.path_params["table"], number)
+        if lines is None:
+            return _error(404, "no such finished hand at a table in play")
+        return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request))})
 
     async def matches(self, request: Request) -> Response:
         try:

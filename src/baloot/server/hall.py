@@ -32,6 +32,8 @@ from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room
 from baloot.server.storage import Store
 from baloot.table.table import WaitKind
+from baloot.view.sheet import explain
+from baloot.view.sheet import to_json as sheet_json
 
 log = logging.getLogger("baloot.server")
 
@@ -237,6 +239,18 @@ class Hall:
     async def match_record(self, table_id: str) -> tuple[str, str | None] | None:
         """A match's status and record (None while it is in play), or None if unknown."""
         return await self._store(self.store.match_record, table_id)
+
+    def sheet(self, table_id: str, number: int) -> list[dict[str, Any]] | None:
+        """The score sheet lines of the finished hand ``number`` (from 1) of a table in
+        memory, as its ``hand-over`` gave them; None if there is no such hand."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return None
+        hands = live.room.table.match.hands
+        if not 1 <= number <= len(hands) or not hands[number - 1].is_over:
+            return None
+        hand = hands[number - 1]
+        return sheet_json(explain(hand.result(), hand.rules))
 
     # ------------------------------------------------------------------ connections
 

@@ -35,7 +35,8 @@ function mySeat() {
 function humanName(seat) {
   const players = ui.info && ui.info.players;
   const name = players && players[seat];
-  return name && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
+  // An unnamed person is known by the seat's letter: show the seat's name instead.
+  return name && name !== seat && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
 }
 
 function isHumanSeat(seat) {
@@ -98,7 +99,7 @@ function sendControl(type) {
   if (type !== "hint" && ui.pending) return;
   const id = conn.control(type);
   if (!id) return;
-  if (type === "next") ui.nextSentFor = conn.match ? conn.match.hands.length : null;
+  if (type === "next") ui.nextSentFor = conn.match ? conn.match.hand : null;
   if (type === "undo" || type === "claim") ui.pending = true;
   ui.message = "";
   render();
@@ -128,13 +129,19 @@ async function showHint(message) {
   render();
 }
 
+/** The worded score sheet of a finished hand: from its hand-over's lines, or, when the page
+ *  came after the hand-over (a reload, a reconnect), asked of the table itself. */
 function wordSheet(handNumber) {
-  const sheet = conn.sheets[handNumber];
-  if (!sheet || ui.wording[handNumber]) return;
+  if (ui.wording[handNumber]) return;
   ui.wording[handNumber] = true;
-  words({ sheet, hint: [] })
-    .then((answer) => { ui.worded[handNumber] = answer.sheet || []; })
-    .catch(() => { ui.worded[handNumber] = sheet.map((line) => `${line.key}: ${JSON.stringify(line.params)}`); })
+  const sheet = conn.sheets[handNumber];
+  const answer = sheet
+    ? words({ sheet, hint: [] })
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}`)
+        .then((response) => { if (!response.ok) throw new Error(String(response.status)); return response.json(); });
+  answer
+    .then((worded) => { ui.worded[handNumber] = worded.sheet || []; })
+    .catch(() => { ui.worded[handNumber] = (sheet || []).map((line) => `${line.key}: ${JSON.stringify(line.params)}`); })
     .finally(render);
 }
 
@@ -447,7 +454,7 @@ function renderSheet() {
     box.replaceChildren();
     return;
   }
-  const handNumber = match.hands.length;
+  const handNumber = match.hand;
   const result = view.result || match.hands[handNumber - 1];
   const { us, them } = usThem();
   const items = [el("h2", {}, t("sheet_title", { n: handNumber }))];
@@ -456,7 +463,9 @@ function renderSheet() {
       contract: shortContract(result), us: result.score[us], them: result.score[them],
     })));
   }
-  wordSheet(handNumber);
+  // The last card's event comes just before the hand-over: word the sheet once the match has
+  // the hand among its finished ones.
+  if (conn.sheets[handNumber] || match.hands.length >= handNumber) wordSheet(handNumber);
   const lines = ui.worded[handNumber];
   if (lines && lines.length) items.push(el("ul", { class: "sheet-lines" }, lines.map((line) => el("li", {}, line))));
   if (match.winner) {
