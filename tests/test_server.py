@@ -25,6 +25,7 @@ from baloot.bots.heuristic import HeuristicBot
 from baloot.core.hand import Hand
 from baloot.records.record import loads
 from baloot.records.replay import replay
+from baloot.server import hall as hall_module
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
 
@@ -498,3 +499,21 @@ def test_a_finished_hands_sheet_is_given_again_worded_to_a_page_that_came_after(
     assert again["sheet"] == worded["sheet"]
     assert client.get(f"/api/tables/{table}/sheet?hand=2").status_code == 404
     assert client.get(f"/api/tables/{table}/sheet?hand=x").status_code == 400
+
+
+def test_a_table_takes_a_bounded_number_of_connections(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hall_module, "MAX_CONNECTIONS", 2)
+    client = server.client
+    assert client is not None
+    table = create(client)["table"]
+    with (
+        client.websocket_connect(f"/ws/tables/{table}") as first,
+        client.websocket_connect(f"/ws/tables/{table}") as second,
+        client.websocket_connect(f"/ws/tables/{table}") as third,
+    ):
+        assert first.receive_json()["type"] == second.receive_json()["type"] == "snapshot"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            third.receive_json()
+        assert closed.value.code == 1013

@@ -29,7 +29,7 @@ from baloot.records.summary import teams_json
 from baloot.server.journal import TableConfig
 from baloot.server.messages import Message
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Connection, Outgoing, Room
+from baloot.server.room import Connection, Outgoing, Room, RoomError
 from baloot.server.storage import Store
 from baloot.table.table import WaitKind
 from baloot.view.sheet import explain
@@ -45,6 +45,8 @@ NEXT_WAIT: Final = 30.0
 OUTBOX: Final = 2048
 #: How many tables in play a server holds at most (a new one is refused beyond).
 MAX_TABLES: Final = 2000
+#: How many connections one table takes at most, spectators included (close code 1013).
+MAX_CONNECTIONS: Final = 64
 
 T = TypeVar("T")
 
@@ -139,12 +141,12 @@ class Hall:
         self._stopping = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
-        for live in self.tables.values():
+        for live in list(self.tables.values()):
             if live.timer is not None:
                 live.timer.cancel()
             for outbox in live.outboxes.values():
                 outbox.close(1001)
-        for live in self.tables.values():  # a bot may be thinking: let it finish
+        for live in list(self.tables.values()):  # a bot may be thinking: let it finish
             async with live.lock:
                 pass
         self._bots.shutdown(wait=True)
@@ -264,6 +266,8 @@ class Hall:
             live = await self._revive(table_id)
         if live is None:
             return None
+        if len(live.outboxes) >= MAX_CONNECTIONS:
+            raise RoomError("the table has as many connections as it takes; try later", 1013)
         async with live.lock:
             connection, out = live.room.connect(token)
             outbox = Outbox()
