@@ -443,6 +443,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if not wait_ready(server, port):
                     tail = log_path.read_text(errors="replace")[-2000:]
                     raise SystemExit(f"load: the server did not start\n{tail}")
+                print(
+                    f"load: server pid {server.pid} on {HOST}:{port}", file=sys.stderr, flush=True
+                )
                 return _measure(args, ctx, server, port, workers)
             finally:
                 for worker in workers:
