@@ -95,6 +95,8 @@ class Stats:
 
     ack_ms: list[float] = field(default_factory=list)
     event_ms: list[float] = field(default_factory=list)
+    #: When each act of ``event_ms`` was sent, in seconds from the start.
+    event_at: list[float] = field(default_factory=list)
     next_ms: list[float] = field(default_factory=list)
     create_ms: list[float] = field(default_factory=list)
     decisions: int = 0
@@ -113,7 +115,7 @@ class Stats:
         return out
 
     def merge(self, data: dict[str, Any]) -> None:
-        for name in ("ack_ms", "event_ms", "next_ms", "create_ms"):
+        for name in ("ack_ms", "event_ms", "event_at", "next_ms", "create_ms"):
             getattr(self, name).extend(data[name])
         for name in ("decisions", "events", "hands", "matches", "tables", "rate_limited"):
             setattr(self, name, getattr(self, name) + data[name])
@@ -136,10 +138,11 @@ class Client:
         self.config = config
         self.stats = Stats()
         self.deadline = 0.0
+        self.start = 0.0
         self.creating = asyncio.Semaphore(CREATING)
 
     async def run(self) -> Stats:
-        start = time.perf_counter()
+        start = self.start = time.perf_counter()
         self.deadline = start + self.config.seconds
         slots = [self.slot(i) for i in range(self.config.tables)]
         await asyncio.gather(*slots)
@@ -280,6 +283,7 @@ class Client:
                         took = (now - pending[2]) * 1000
                         if pending[0] == "act":
                             stats.event_ms.append(took)
+                            stats.event_at.append(pending[2] - self.start)
                         pending = None
                 if kind == "ack":
                     if pending is not None and message.get("id") == pending[1]:
@@ -532,6 +536,7 @@ def _measure(
         "act_ack_ms": percentiles(stats.ack_ms),
         "act_event_ms": percentiles(stats.event_ms),
         "next_ack_ms": percentiles(stats.next_ms),
+        "act_event_p99_by_10s": _windows(stats.event_at, stats.event_ms, 10.0),
         "create_ms": percentiles(stats.create_ms),
         "decisions_per_s": round(stats.decisions / duration, 1),
         "actions_per_s": round(stats.events / duration, 1),
@@ -548,6 +553,15 @@ def _measure(
         "cores": os.cpu_count(),
         "failures": failures,
     }
+
+
+def _windows(at: list[float], values: list[float], width: float) -> list[float | None]:
+    """The p99 of ``values`` in each window of ``width`` seconds, by ``at``."""
+    buckets: dict[int, list[float]] = {}
+    for when, value in zip(at, values, strict=True):
+        buckets.setdefault(int(when // width), []).append(value)
+    last = max(buckets, default=-1)
+    return [percentiles(buckets.get(i, []))["p99"] for i in range(last + 1)]
 
 
 def _round(value: float | None) -> float | None:
@@ -574,6 +588,7 @@ def report(data: dict[str, Any]) -> str:
         row("act->event", data["act_event_ms"]),
         row("next->ack", data["next_ack_ms"]),
         row("create", data["create_ms"]),
+        f"  p99 act->event by 10 s: {data['act_event_p99_by_10s']}",
         f"  throughput: {data['decisions_per_s']} decisions/s, {data['actions_per_s']} actions/s",
         f"  server RSS: start {rss['start']} MB, peak {rss['peak']} MB, end {rss['end']} MB",
         f"  server CPU: {data['server_cpu_s']} s ({data['server_cpu_share']} of a core); "
