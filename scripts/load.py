@@ -608,6 +608,10 @@ def report(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _think(text: str) -> tuple[float, float]:
     low, _, high = text.partition("-")
     values = (float(low), float(high or low))
@@ -643,6 +647,10 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.seconds <= 3600 or not 1 <= args.timeout <= 120:
         parser.error("--seconds is 1-3600 and --timeout 1-120")
     args.clients = min(args.clients, args.tables)
+    # Ctrl-C and SIGTERM both unwind through the finally blocks that stop the server and
+    # the clients (even when started with SIGINT ignored, as a background job is).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         data = run(args)
     except KeyboardInterrupt:
