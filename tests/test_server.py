@@ -468,6 +468,7 @@ def test_an_action_that_cannot_be_stored_is_not_acknowledged_and_nothing_is_lost
             raise OSError("disk full")
 
         monkeypatch.setattr(store, "append", broken)
+        monkeypatch.setattr(store, "append_batch", broken)
         south.act(before["legal"][0])
         with pytest.raises(WebSocketDisconnect) as closed:
             south.until(lambda m: m["type"] in ("ack", "event"))

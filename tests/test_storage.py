@@ -99,6 +99,18 @@ def test_tables_and_steps_round_trip_in_order(store: Store, opener: Opener) -> N
     assert opener().playing() == expected
 
 
+def test_a_batch_keeps_several_tables_steps_in_one_transaction_all_or_none(
+    store: Store,
+) -> None:
+    store.create(config("t1"))
+    store.create(config("t2"))
+    store.append_batch([("t1", steps(1, 2)), ("t2", steps(1, 1)), ("t1", steps(3, 1))])
+    assert [kept for _, kept in store.playing()] == [steps(1, 3), steps(1, 1)]
+    with pytest.raises(StorageError):
+        store.append_batch([("t2", steps(2, 1)), ("nonesuch", steps(1, 1))])
+    assert [kept for _, kept in store.playing()] == [steps(1, 3), steps(1, 1)]
+
+
 def test_a_table_id_is_created_once(store: Store) -> None:
     store.create(config("t1"))
     with pytest.raises(StorageError, match="exists"):

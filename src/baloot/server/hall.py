@@ -26,7 +26,7 @@ from typing import Any, Final, TypeVar
 from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
-from baloot.server.journal import TableConfig
+from baloot.server.journal import Step, TableConfig
 from baloot.server.messages import Message
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
@@ -120,6 +120,8 @@ class Hall:
         self._housekeeping: asyncio.Task[None] | None = None
         self._stopping = False
         self._faulted: set[str] = set()
+        self._unwritten: list[tuple[str, list[Step], asyncio.Future[None]]] = []
+        self._writing: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
 
@@ -311,7 +313,7 @@ class Hall:
         steps = live.room.take_steps()
         if steps:
             try:
-                await self._store(self.store.append, live.room.id, steps)
+                await self._append(live.room.id, steps)
             except Exception:  # the database's own errors, whatever the backend
                 self._fault(live)
                 return
@@ -428,6 +430,33 @@ class Hall:
 
     async def _deal(self, live: Live) -> list[Outgoing]:
         return live.room.deal()
+
+    async def _append(self, table_id: str, steps: list[Step]) -> None:
+        """Store a table's steps: returns once they are on disk. The steps of every table
+        waiting meanwhile are written together, in one transaction (group commit): one disk
+        sync for many tables, so a busy server does not queue its acks behind each other's."""
+        done = asyncio.get_running_loop().create_future()
+        self._unwritten.append((table_id, steps, done))
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self._unwritten:
+            batch, self._unwritten = self._unwritten, []
+            try:
+                await self._store(self.store.append_batch, [(t, s) for t, s, _ in batch])
+            except Exception:  # one table's steps may be at fault: write each alone
+                for table_id, steps, done in batch:
+                    try:
+                        await self._store(self.store.append, table_id, steps)
+                    except Exception as error:
+                        done.set_exception(error)
+                    else:
+                        done.set_result(None)
+            else:
+                for _, _, done in batch:
+                    done.set_result(None)
 
     async def _store(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

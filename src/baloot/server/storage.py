@@ -210,20 +210,30 @@ class Store:
         numbered on from the steps already kept. ``seen`` also does what :meth:`seen` does, in
         the same transaction (one commit, not two, for a human's action)."""
         with self._transaction() as run:
-            rows = run(
-                "SELECT (SELECT MAX(n) FROM steps WHERE table_id = t.id) FROM tables t"
-                " WHERE t.id = ?",
-                (table_id,),
-            )
-            if not rows:
-                raise StorageError(f"unknown table {table_id}")
-            first = 0 if rows[0][0] is None else int(rows[0][0]) + 1
-            run.many(
-                "INSERT INTO steps (table_id, n, body) VALUES (?, ?, ?)",
-                ((table_id, n, _dumps(step.to_json())) for n, step in enumerate(steps, first)),
-            )
+            self._append(run, table_id, steps)
             if seen is not None:
                 self._seen(run, table_id, seen)
+
+    def append_batch(self, batch: Sequence[tuple[str, Sequence[Step]]]) -> None:
+        """Keep the next steps of several tables in one transaction, all or none: one commit
+        (one disk sync) for what many tables did at once."""
+        with self._transaction() as run:
+            for table_id, steps in batch:
+                self._append(run, table_id, steps)
+
+    @staticmethod
+    def _append(run: _Run, table_id: str, steps: Sequence[Step]) -> None:
+        rows = run(
+            "SELECT (SELECT MAX(n) FROM steps WHERE table_id = t.id) FROM tables t WHERE t.id = ?",
+            (table_id,),
+        )
+        if not rows:
+            raise StorageError(f"unknown table {table_id}")
+        first = 0 if rows[0][0] is None else int(rows[0][0]) + 1
+        run.many(
+            "INSERT INTO steps (table_id, n, body) VALUES (?, ?, ?)",
+            ((table_id, n, _dumps(step.to_json())) for n, step in enumerate(steps, first)),
+        )
 
     def playing(self) -> list[tuple[TableConfig, list[Step]]]:
         """Every table in play with its steps in order, oldest table first: what a restarted
