@@ -419,6 +419,20 @@ def test_a_reload_in_the_middle_of_a_hand_loses_nothing(pages: Pages, server: Se
     no_reject(page)
 
 
+def test_a_reload_after_a_hand_shows_its_score_sheet_again(pages: Pages, server: Served) -> None:
+    created = server.create({"S": "human"})
+    page = pages.open(created["seats"]["S"]["url"] + "&lang=ar")
+    play_until(page, "S", lambda p: visible(p, '[data-action="next"]').count() > 0)
+    lines = page.locator("#sheet .sheet-lines li")
+    lines.first.wait_for()
+    before = lines.all_inner_texts()
+    assert before and all(ARABIC.search(line) for line in before)
+    page.reload()
+    visible(page, '[data-action="next"]').first.wait_for()
+    lines.first.wait_for()
+    assert lines.all_inner_texts() == before
+
+
 def table_state(page: Page) -> dict[str, Any]:
     """What the table shows a seat: hand, decisions, contract, trick, score, seats."""
     return {
