@@ -114,6 +114,7 @@ from baloot.core.scoring import HandResult, HandScore
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Outcome, Rounding
 from baloot.records.summary import teams_json
+from baloot.view.keyed import key_of, keyed, shown
 
 #: A parameter's value: a JSON scalar, or a list of strings (a tuple here).
 Param = str | int | bool | None | tuple[str, ...]
@@ -176,27 +177,18 @@ class SheetLine:
         ...
         ValueError: tricks: EW must be a whole number from 0, not "2"
         """
-        if not isinstance(data, dict) or set(data) != {"key", "params"}:
-            raise ValueError(
-                f'a sheet line must be {{"key": ..., "params": {{...}}}}, not {_shown(data)}'
-            )
+        text = key_of(data, "a sheet line")
         try:
-            key = SheetKey(data["key"])
+            key = SheetKey(text)
         except (ValueError, TypeError):
-            raise ValueError(f"unknown sheet key {_shown(data['key'])}") from None
-        given = data["params"]
-        if not isinstance(given, dict):
-            raise ValueError(f"{key.value}: params must be an object, not {_shown(given)}")
+            raise ValueError(f"unknown sheet key {shown(text)}") from None
         checks = PARAMS[key]
-        if missing := [name for name in checks if name not in given]:
-            raise ValueError(f"{key.value}: missing params {', '.join(missing)}")
-        if extra := sorted(str(name) for name in given if name not in checks):
-            raise ValueError(f"{key.value}: unknown params {_shown(', '.join(extra))}")
+        given = keyed(data, "a sheet line", checks)
         params: dict[str, Param] = {}
         for name, check in checks.items():
             value = given[name]
             if not check.accepts(value):
-                raise ValueError(f"{key.value}: {name} must be {check.what}, not {_shown(value)}")
+                raise ValueError(f"{key.value}: {name} must be {check.what}, not {shown(value)}")
             params[name] = tuple(value) if isinstance(value, list) else value
         if key is SheetKey.PROJECTS and len({len(_words(params[n])) for n in _PROJECT_LISTS}) > 1:
             raise ValueError("projects: seats, kinds and cards must be lists of one length")
@@ -316,15 +308,6 @@ def _words(value: Param) -> tuple[str, ...]:
     return value
 
 
-def _shown(value: object, limit: int = 40) -> str:
-    """``value`` as JSON on one line, cut to ``limit`` characters: for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError):
-        text = ascii(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def explain(result: HandResult, rules: Rules) -> tuple[SheetLine, ...]:
     """The sheet of ``result``: the lines of the module's table that apply, in its order.
 
@@ -415,7 +398,7 @@ def from_json(data: object) -> tuple[SheetLine, ...]:
     ValueError: sheet line 2: unknown sheet key "trick"
     """
     if not isinstance(data, list):
-        raise ValueError(f"a sheet must be a list of lines, not {_shown(data)}")
+        raise ValueError(f"a sheet must be a list of lines, not {shown(data)}")
     lines = []
     for number, item in enumerate(data, 1):
         try:

@@ -21,7 +21,6 @@ what comes back from a browser is refused with a one-line :class:`ValueError`.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any, Final
@@ -32,6 +31,7 @@ from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.errors import NotationError
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
+from baloot.view.keyed import key_of, keyed, shown
 
 from .strings import LANGUAGES, Strings, fields, language, strings
 
@@ -247,7 +247,7 @@ def hint_texts(why: list[dict[str, Any]], lang: str) -> list[str]:
     """
     lang = language(lang)
     if not isinstance(why, list):
-        raise ValueError(f"a hint's why must be a list of reasons, not {_shown(why)}")
+        raise ValueError(f"a hint's why must be a list of reasons, not {shown(why)}")
     texts = []
     for number, item in enumerate(why, 1):
         try:
@@ -269,25 +269,16 @@ def reason_from_json(data: object) -> HintReason:
     ...
     ValueError: P6_play_low: seat must be a seat (N, W, S or E), not "north"
     """
-    if not isinstance(data, dict) or set(data) != {"key", "params"}:
-        raise ValueError(
-            f'a hint reason must be {{"key": ..., "params": {{...}}}}, not {_shown(data)}'
-        )
-    key, given = data["key"], data["params"]
+    key = key_of(data, "a hint reason")
     if not isinstance(key, str) or key not in HINT_KEYS:
-        raise ValueError(f"unknown hint key {_shown(key)}")
-    if not isinstance(given, dict):
-        raise ValueError(f"{key}: params must be an object, not {_shown(given)}")
+        raise ValueError(f"unknown hint key {shown(key)}")
     names = HINT_KEYS[key]
-    if missing := [name for name in names if name not in given]:
-        raise ValueError(f"{key}: missing params {', '.join(missing)}")
-    if extra := sorted(str(name) for name in given if name not in names):
-        raise ValueError(f"{key}: unknown params {_shown(', '.join(extra))}")
+    given = keyed(data, "a hint reason", names)
     for name in names:
         what, accepts = PARAM_CHECKS.get(name, _NUMBER)
         value = given[name]
         if not isinstance(value, str) or not accepts(value):
-            raise ValueError(f"{key}: {name} must be {what}, not {_shown(value)}")
+            raise ValueError(f"{key}: {name} must be {what}, not {shown(value)}")
     return HintReason(key, {name: given[name] for name in names})
 
 
@@ -319,15 +310,6 @@ PARAM_CHECKS: Final[dict[str, tuple[str, Callable[[str], object]]]] = {
     ),
     "action": ("an action in record notation like S pass", _is_action),
 }
-
-
-def _shown(value: object, limit: int = 40) -> str:
-    """``value`` as JSON on one line, cut to ``limit`` characters: for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError):
-        text = ascii(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _param(s: Strings, name: str, value: str) -> str:
