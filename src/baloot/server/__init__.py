@@ -1,7 +1,14 @@
-"""The server: the table protocol ``baloot-table/1`` (``seat-view.md`` §4) over a :class:`Table`.
+"""The web server: the table protocol ``baloot-table/1`` (``seat-view.md`` §4) over a
+:class:`~baloot.table.Table`, in layers of their own.
 
-:class:`~baloot.server.room.Room` speaks the protocol in process, as plain dicts, free of
-sockets and clocks; a web server drives it (see its module).
+- :mod:`~baloot.server.room`: a :class:`Room` speaks the protocol in process, as plain dicts,
+  free of sockets and clocks; :mod:`~baloot.server.messages` reads and builds its messages.
+- :mod:`~baloot.server.journal` and :mod:`~baloot.server.storage`: what a table's storage
+  keeps (its config and steps, the finished records), in SQLite or PostgreSQL.
+- :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
+  :mod:`~baloot.server.requests` checks what a client asks of a new table.
+- :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);
+  :mod:`~baloot.server.serve`: ``baloot serve``.
 """
 
 from baloot.server.messages import MAX_MESSAGE
