@@ -279,15 +279,16 @@ class _Api:
             if frame["type"] == "websocket.disconnect":
                 return
             text = frame.get("text")
-            if text is None:
-                text = '"binary frames are not accepted"'  # answered as bad_message
             if not bucket.take():
                 refused += 1
                 if refused > FLOOD:
                     outbox.close(CLOSE_POLICY)
                     return
                 reason = f"at most {self.rate:.0f} messages a second"
-                outbox.put(_refused_unread(text, "rate_limited", reason))
+                outbox.put(_refused_unread(text or "", "rate_limited", reason))
+                continue
+            if text is None:
+                outbox.put(reject(None, "bad_message", "a message is JSON text, not binary"))
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
