@@ -2,8 +2,9 @@
 """A load benchmark of ``baloot serve``: many tables at once, each with one scripted human.
 
 Not a test: it measures and reports. It starts the server as a subprocess on a free port of
-127.0.0.1 with a fresh SQLite file (``--db`` gives a PostgreSQL URL instead) and
-``--bot-pause 0``, so that bot decisions follow at once and the latencies measure the server.
+127.0.0.1 with a fresh SQLite file (``--db`` gives a PostgreSQL URL instead),
+``--bot-pause 0`` (bot decisions follow at once, so the latencies measure the server) and
+``--tables-per-minute 0`` (its clients all come from one address).
 The clients run in separate processes (``--clients``, default 2), each an asyncio event loop
 playing its share of the tables with the ``websockets`` client. Every table is made by
 ``POST /api/tables`` with one human seat (S) and three ``bot:heuristic`` bots; its human
@@ -356,7 +357,7 @@ def start_server(port: int, db: str, log: IO[bytes]) -> subprocess.Popen[bytes]:
         p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
     )
     command = [sys.executable, "-m", "baloot", "serve", "--host", HOST, "--port", str(port)]
-    command += ["--db", db, "--bot-pause", "0"]
+    command += ["--db", db, "--bot-pause", "0", "--tables-per-minute", "0"]
     # A session of its own: Ctrl-C reaches this process only, which then stops the server.
     return subprocess.Popen(
         command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True

@@ -29,7 +29,7 @@ from baloot.server import hall as hall_module
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
 
-FAST = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
+FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
 
 
 @dataclass
@@ -517,3 +517,10 @@ def test_a_table_takes_a_bounded_number_of_connections(
             with pytest.raises(WebSocketDisconnect) as closed:
                 third.receive_json()
             assert closed.value.code == 1013
+
+
+def test_one_address_may_create_only_so_many_tables_a_minute(opener: Opener) -> None:
+    with TestClient(create_app(Hall(opener(), **FAST), create_rate=2)) as client:
+        assert create(client)["table"] and create(client)["table"]
+        refused = client.post("/api/tables", json={"seats": {"S": "human"}})
+        assert refused.status_code == 429 and "2 new tables a minute" in refused.json()["error"]

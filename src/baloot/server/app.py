@@ -48,6 +48,8 @@ MAX_BODY: Final = 64 * 1024
 RATE: Final = 20.0
 #: Messages refused for their rate before the socket is closed (1008).
 FLOOD: Final = 100
+#: Tables one client address may create a minute, and at once (beyond: 429), by default.
+CREATE_RATE: Final = 10
 #: Close codes of the protocol.
 CLOSE_UNKNOWN_TABLE: Final = 4404
 CLOSE_POLICY: Final = 1008
@@ -64,9 +66,10 @@ _HEADERS: Final = {
 }
 
 
-def create_app(hall: Hall, *, rate: float = RATE) -> Starlette:
+def create_app(hall: Hall, *, rate: float = RATE, create_rate: int = CREATE_RATE) -> Starlette:
     """The application serving ``hall``'s tables; it starts and stops the hall with itself.
-    ``rate`` is the most messages a second a socket may send."""
+    ``rate`` is the most messages a second a socket may send, ``create_rate`` the most tables
+    a client address may create a minute (0: no limit)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -76,7 +79,7 @@ def create_app(hall: Hall, *, rate: float = RATE) -> Starlette:
         finally:
             await hall.stop()
 
-    api = _Api(hall, rate)
+    api = _Api(hall, rate, create_rate)
     routes = [
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
@@ -157,9 +160,11 @@ async def _json_body(request: Request) -> Any:
 class _Api:
     """The endpoints, over one hall."""
 
-    def __init__(self, hall: Hall, rate: float) -> None:
+    def __init__(self, hall: Hall, rate: float, create_rate: int) -> None:
         self.hall = hall
         self.rate = rate
+        self.create_rate = create_rate
+        self.creators: dict[str, _Bucket] = {}
 
     async def table_page(self, request: Request) -> Response:
         table_id = request.path_params["table"]
@@ -182,11 +187,20 @@ class _Api:
         )
 
     async def create(self, request: Request) -> Response:
+        if self.create_rate and not self._may_create(request):
+            return _error(429, f"at most {self.create_rate} new tables a minute; try later")
         try:
             created = await self.hall.create(await _json_body(request))
         except CreateError as error:
             return _error(503 if error.full else 400, str(error))
         return JSONResponse(created, status_code=201)
+
+    def _may_create(self, request: Request) -> bool:
+        address = request.client.host if request.client else ""
+        if len(self.creators) > 10_000:  # forget the addresses that are at rest
+            self.creators = {a: b for a, b in self.creators.items() if b.tokens < b.burst}
+        rate = self.create_rate
+        return self.creators.setdefault(address, _Bucket(rate / 60, rate)).take()
 
     async def public(self, _: Request) -> Response:
         return JSONResponse({"tables": self.hall.public_tables()})
@@ -308,16 +322,17 @@ def _refused_unread(text: str, code: str, reason: str) -> dict[str, Any]:
 
 
 class _Bucket:
-    """A token bucket: ``rate`` messages a second, in bursts of up to ``rate``."""
+    """A token bucket: ``rate`` a second, in bursts of up to ``burst`` (default ``rate``)."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, burst: float | None = None) -> None:
         self.rate = rate
-        self.tokens = rate
+        self.burst = rate if burst is None else burst
+        self.tokens = self.burst
         self.last = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:
             return False

@@ -58,6 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="close tables whose humans stayed away this long (default 7)",
     )
     parser.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=10,
+        help="new tables one address may create a minute (default 10; 0: no limit)",
+    )
+    parser.add_argument(
         "--bot-pause",
         type=float,
         default=0.6,
@@ -75,8 +81,16 @@ def run(args: argparse.Namespace) -> int:
     from baloot.server.hall import Hall
     from baloot.server.storage import open_store
 
-    if not 0 < args.port < 65536 or args.idle_days <= 0 or not 0 <= args.bot_pause <= 10:
-        return _cannot("--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10")
+    if (
+        not 0 < args.port < 65536
+        or args.idle_days <= 0
+        or not 0 <= args.bot_pause <= 10
+        or args.tables_per_minute < 0
+    ):
+        return _cannot(
+            "--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10, "
+            "--tables-per-minute 0 or more"
+        )
     target = args.db or str(default_db())
     if args.db is None:
         default_db().parent.mkdir(parents=True, exist_ok=True)
@@ -93,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return _cannot(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
     hall = Hall(store, bot_pause=args.bot_pause, idle=args.idle_days * 24 * 3600)
     config = uvicorn.Config(
-        create_app(hall),
+        create_app(hall, create_rate=args.tables_per_minute),
         log_level="info",
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
