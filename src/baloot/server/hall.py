@@ -384,7 +384,9 @@ class Hall:
             live.turn, live.turn_started = turn, time.monotonic()
         elapsed = time.monotonic() - live.turn_started
         if room.waiting_for_bot():
-            self._later(live, self.bot_pause, lambda: self._bot_step(live))
+            # At a table of bots, spectators get a moment to read each hand's score sheet.
+            pause = self.bot_pause * (5 if waiting.kind is WaitKind.NEXT else 1)
+            self._later(live, pause, lambda: self._bot_step(live))
         elif waiting.kind is WaitKind.HUMAN:
             seat = waiting.seat
             assert seat is not None
