@@ -1,0 +1,65 @@
+"""The pages as shipped: everything they load is in the package, nothing inline (the CSP
+forbids it), every module they import exists, and every word has English and Arabic."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(str(resources.files("baloot.server") / "static"))
+PAGES = ("lobby.html", "table.html", "history.html")
+SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_loads_only_files_of_the_package(page: str) -> None:
+    html = (STATIC / page).read_text(encoding="utf-8")
+    loaded = re.findall(r'(?:src|href)="([^"]+)"', html)
+    for address in loaded:
+        assert not address.startswith(("http:", "https:", "//")), address
+        if address.startswith("/static/"):
+            assert (STATIC / address.removeprefix("/static/")).is_file(), address
+    assert any(address.startswith("/static/") for address in loaded)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_has_no_inline_script_style_or_handler(page: str) -> None:
+    html = (STATIC / page).read_text(encoding="utf-8")
+    for script in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
+        assert "src=" in script[0] and not script[1].strip()
+    assert "<style" not in html and not re.search(r"\sstyle=", html)
+    assert not re.search(r"\son[a-z]+=", html)
+    assert 'lang="{{lang}}" dir="{{dir}}"' in html
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_module_a_script_imports_is_shipped(script: str) -> None:
+    text = (STATIC / script).read_text(encoding="utf-8")
+    for name in re.findall(r'from "\./([^"]+)"', text):
+        assert (STATIC / name).is_file(), f"{script} imports {name}"
+
+
+def catalog(name: str) -> set[str]:
+    """The keys of one language's catalog in ``i18n.js``."""
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    body = re.search(rf"^const {name} = \{{(.*?)^\}};", text, re.S | re.M)
+    assert body is not None, name
+    return set(re.findall(r'^\s+"?([A-Za-z0-9_-]+)"?:', body.group(1), re.M))
+
+
+def test_english_and_arabic_have_the_same_words() -> None:
+    english, arabic = catalog("EN"), catalog("AR")
+    assert len(english) > 100
+    assert english - arabic == set() and arabic - english == set()
+
+
+def test_every_word_a_page_asks_for_by_name_is_in_the_catalog() -> None:
+    known = catalog("EN")
+    for path in [*STATIC.glob("*.js"), *STATIC.glob("*.html")]:
+        text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        asked = set(re.findall(r'\bt\("([A-Za-z0-9_-]+)"', text))
+        asked |= set(re.findall(r'data-i18n="([A-Za-z0-9_-]+)"', text))
+        assert asked - known == set(), f"{path.name} asks for {sorted(asked - known)}"
