@@ -569,6 +569,19 @@ def card_faces_fit(page: Page) -> None:
     assert worst <= 1, f"a card's rank or suit is drawn {worst:.0f} px outside the card"
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_phone_shows_the_lobby_and_every_rule_variant_without_sideways_scrolling(
+    pages: Pages, artifacts: Path, lang: str
+) -> None:
+    page = pages.open(f"/?lang={lang}", viewport=PHONE)
+    page.locator("#flag-ashkal_mode").wait_for(state="attached")
+    page.locator("details").first.evaluate("details => { details.open = true; }")
+    visible(page, "#flag-ashkal_mode").first.wait_for()
+    fits_the_phone(page)
+    if lang == "ar":
+        shot(page, artifacts, "lobby-phone-ar")
+
+
 def fits_the_phone(page: Page) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width} px wide on a {PHONE['width']} px phone"

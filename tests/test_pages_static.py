@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from baloot.core.rules import CHOICES
+
 STATIC = Path(str(resources.files("baloot.server") / "static"))
 PAGES = ("lobby.html", "table.html", "history.html")
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
@@ -55,6 +57,13 @@ def test_english_and_arabic_have_the_same_words() -> None:
     english, arabic = catalog("EN"), catalog("AR")
     assert len(english) > 100
     assert english - arabic == set() and arabic - english == set()
+
+
+def test_every_value_of_a_rule_flag_has_its_words() -> None:
+    """The lobby offers each value of a flag that is not true/false by its words."""
+    known = catalog("EN")
+    values = {value for values in CHOICES.values() for value in values}
+    assert {f"choice_{value}" for value in values} - known == set()
 
 
 def test_every_word_a_page_asks_for_by_name_is_in_the_catalog() -> None:

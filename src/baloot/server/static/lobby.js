@@ -14,7 +14,7 @@ function flagControl(flag) {
     control = el("input", { type: "checkbox", id, name: flag.name });
   } else {
     control = el("select", { id, name: flag.name },
-      choices.map((c) => el("option", { value: JSON.stringify(c) }, String(c))));
+      choices.map((c) => el("option", { value: JSON.stringify(c) }, t("choice_" + c))));
   }
   control.addEventListener("change", markChanged);
   return el("div", { class: "flag", "data-flag": flag.name },
