@@ -295,6 +295,8 @@ class Hall:
         """A connection closed."""
         async with live.lock:
             live.outboxes.pop(connection, None)
+            if self.tables.get(live.room.id) is not live:
+                return  # dropped after a fault: storage, not this room, is the truth
             out = live.room.disconnect(connection)
             if connection.seat is not None:
                 await self._store(self.store.seen, live.room.id, self.clock())
