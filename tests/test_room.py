@@ -765,3 +765,28 @@ def test_resync_over_steps_taken_while_the_seat_had_no_connection_answers_a_snap
     back = harness.connect(harness.room.tokens[Seat.S])
     out = harness.send(back, {"type": "resync", "since": since})
     assert types(out) == ["snapshot"] and out[0]["view"] == back.view
+
+
+def test_resync_from_before_the_deal_of_the_hand_answers_a_snapshot() -> None:
+    """Messages of an earlier hand show its cards: they are not sent again."""
+    harness, south = south_to_act()
+    since = south.v
+    hand_over(harness, south)
+    harness.send(south, {"type": "next", "id": "n1"})
+    out = harness.send(south, {"type": "resync", "since": since})
+    assert types(out) == ["snapshot"] and harness.leaks == []
+    dealt = next(m["v"] for m in south.messages if m["type"] == "deal")
+    harness.bots()
+    again = harness.send(south, {"type": "resync", "since": dealt})
+    assert "snapshot" not in types(again)
+
+
+def test_resync_from_before_an_undo_answers_a_snapshot() -> None:
+    """Events before an undo may show cards taken back into a hand: not sent again."""
+    harness, south = south_to_act()
+    harness.play_first_legal(south)
+    harness.bots()
+    since = south.v - 1
+    harness.send(south, {"type": "undo", "id": "u1"})
+    out = harness.send(south, {"type": "resync", "since": since})
+    assert types(out) == ["snapshot"] and harness.leaks == []

@@ -23,9 +23,11 @@ Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``
 that follows an undo) takes the next table-wide ``v``, the same for every connection; each
 connection gets the version of it for its own seat (its own view, the action as its seat
 heard it), so no message carries a card its seat may not know. The room keeps the last
-:data:`HISTORY` numbered steps to answer ``resync``, as JSON text and only in the versions of
-the audiences connected at the time (a seat that had no connection then gets a snapshot):
-what a room holds stays small however many tables a server has.
+:data:`HISTORY` numbered steps of the hand in play to answer ``resync``, as JSON text and only
+in the versions of the audiences connected at the time (a seat that had no connection then, or
+a resync from before the hand's deal or an undo, gets a snapshot): what a room holds stays
+small however many tables a server has, and no message sent again shows a card of another hand
+or one taken back.
 
 >>> room = Room.create({"S": "human"}, names={"S": "Saad"}, seed=7, room_id="t1")
 >>> south, first = room.connect(room.tokens[Seat.S])
@@ -556,9 +558,19 @@ class Room:
             elif event.kind is EventKind.DEAL:
                 extra = {"match": self.match_json()}
                 out.extend(self._publish_each(view_message("deal", self.table.hand, extra)))
+                self._restart_history()
             else:  # an undo: a snapshot that supersedes the history
                 out.extend(self._publish_each(self._numbered_snapshot))
+                self._restart_history()
         return out
+
+    def _restart_history(self) -> None:
+        """Forget the messages before the last one (a ``deal`` or an undo's snapshot): they
+        speak of cards of another hand, or of cards taken back into a hand, which a seat may
+        not know now; a ``resync`` from before answers a snapshot."""
+        last = self._history[-1]
+        self._history.clear()
+        self._history.append(last)
 
     def _numbered_snapshot(self, audience: Seat | None, v: int) -> Message:
         return self._snapshot(audience) | {"v": v}
