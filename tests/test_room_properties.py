@@ -39,7 +39,7 @@ def answers(out: list[dict[str, Any]], id_: str) -> list[dict[str, Any]]:
     return [m for m in out if m["type"] in ("ack", "reject", "hint") and m.get("id") == id_]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=10_000), steps=st.lists(step, min_size=20, max_size=150)
 )
