@@ -8,6 +8,7 @@ the engine rather than repeat it. The drivers only push actions through the publ
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
@@ -413,3 +414,11 @@ def count_tricks(hand: Hand) -> tuple[tuple[int, int], tuple[int, int]]:
         if start == 28:
             points[team] += 10
     return (tricks[0], tricks[1]), (points[0], points[1])
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now, for a server under test."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

@@ -17,7 +17,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import free_port
 
 import baloot
 from baloot.records.record import loads
@@ -107,13 +107,6 @@ class Served:
         return created
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url + "/api/options", timeout=1) as response:
@@ -128,7 +121,7 @@ def _start_server(workdir: Path) -> Served:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
     log = workdir / "serve.log"
     for _ in range(3):  # another program may take the free port first
-        port = _free_port()
+        port = free_port()
         command = [sys.executable, "-m", "baloot", "serve", "--port", str(port)]
         command += ["--db", str(workdir / "tables.db"), "--bot-pause", "0"]
         with log.open("ab") as out:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,16 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import free_port
 from websockets.sync.client import connect
 
 BALOOT = [sys.executable, "-m", "baloot"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:

@@ -102,6 +102,12 @@ class Seen:
     def send(self, message: dict[str, Any]) -> None:
         self.socket.send_text(json.dumps(message))
 
+    def play_to_hand_over(self, seat: str = "S") -> dict[str, Any]:
+        """Answer each turn of ``seat`` with its first legal action until a ``hand-over``."""
+        while (message := self.until(my_turn(seat)))["type"] != "hand-over":
+            self.act(message["view"]["legal"][0])
+        return message
+
     def act(self, action: str) -> str:
         self.ids += 1
         id_ = f"c{self.ids}"
@@ -388,11 +394,7 @@ def test_the_next_hand_is_dealt_after_the_wait_without_next(server: Server) -> N
     table, token = created["table"], created["seats"]["S"]["token"]
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
-        while True:
-            message = south.until(my_turn("S"))
-            if message["type"] == "hand-over":
-                break
-            south.act(message["view"]["legal"][0])
+        south.play_to_hand_over()
         started = time.monotonic()
         dealt = south.until(lambda m: m["type"] == "deal")
         assert time.monotonic() - started >= 0.2 and dealt["match"]["hand"] == 2
@@ -492,8 +494,7 @@ def test_a_finished_hands_sheet_is_given_again_worded_to_a_page_that_came_after(
     table, token = created["table"], created["seats"]["S"]["token"]
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
-        while (message := south.until(my_turn("S")))["type"] != "hand-over":
-            south.act(message["view"]["legal"][0])
+        message = south.play_to_hand_over()
     number = message["match"]["hand"]  # 1, unless a bot's Kawesh annulled the first deal
     again = client.get(f"/api/tables/{table}/sheet?hand={number}&lang=ar").json()
     assert again["lines"] == message["sheet"]

@@ -365,8 +365,7 @@ class Hall:
         if live.finished or not table.match.is_over:
             return
         live.finished = True
-        record = dumps(table.record(date=_date(live.config.created)))
-        summary = _summary(live)
+        record, summary = _record(live), _summary(live)
         await self._store(self.store.finish, live.room.id, record, summary, self.clock())
         if not live.outboxes:  # nobody watches: nothing more to keep in memory
             self.tables.pop(live.room.id, None)
@@ -394,7 +393,7 @@ class Hall:
             assert seat is not None
             if live.config.timer is not None:
                 wait: float | None = live.config.timer
-            elif not room.seats_json()[seat.name]["connected"]:
+            elif not room.connected(seat):
                 wait = self.absent_wait
             else:
                 wait = None
@@ -479,8 +478,9 @@ class Hall:
                 if idle is None:
                     continue
                 async with idle.lock:
-                    record = dumps(idle.room.table.record(date=_date(idle.config.created)))
-                    await self._store(self.store.close_table, table_id, now, _summary(idle), record)
+                    await self._store(
+                        self.store.close_table, table_id, now, _summary(idle), _record(idle)
+                    )
                     self._drop(idle, 1001)
             await asyncio.sleep(3600)
 
@@ -489,8 +489,10 @@ def _record_url(table_id: str) -> str:
     return f"/api/matches/{table_id}/record"
 
 
-def _date(created: float) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(created))
+def _record(live: Live) -> str:
+    """The match so far as a ``baloot/1`` record, dated the day the table was made."""
+    date = time.strftime("%Y-%m-%d", time.gmtime(live.config.created))
+    return dumps(live.room.table.record(date=date))
 
 
 def _summary(live: Live) -> dict[str, Any]:

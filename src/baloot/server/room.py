@@ -281,7 +281,7 @@ class Room:
                 raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
             seat = found
         out: list[Outgoing] = []
-        if seat is not None and not self._connected(seat):
+        if seat is not None and not self.connected(seat):
             self._stood_in.discard(seat)
             out = self._publish_seat(seat, True)
         connection = Connection(seat, next(self._numbers))
@@ -295,7 +295,7 @@ class Room:
         connection.open = False
         self._connections.remove(connection)
         seat = connection.seat
-        if seat is None or self._connected(seat):
+        if seat is None or self.connected(seat):
             return []
         return self._publish_seat(seat, False)
 
@@ -459,7 +459,7 @@ class Room:
         waiting = self.table.waiting()
         if waiting.kind is not WaitKind.HUMAN or waiting.seat != seat:
             return []
-        connected = self._connected(seat)
+        connected = self.connected(seat)
         out: list[Outgoing] = []
         if seat not in self._stood_in:
             self._stood_in.add(seat)
@@ -496,7 +496,7 @@ class Room:
     def seats_json(self) -> Message:
         """Each seat's player and whether it is connected (a bot always is)."""
         return {
-            seat.name: {"player": self._label(seat), "connected": self._connected(seat)}
+            seat.name: {"player": self._label(seat), "connected": self.connected(seat)}
             for seat in Seat
         }
 
@@ -506,7 +506,8 @@ class Room:
             return Player.bot(self.table.bots[seat].name).label
         return self.table.players[seat].label
 
-    def _connected(self, seat: Seat) -> bool:
+    def connected(self, seat: Seat) -> bool:
+        """True when ``seat`` has an open connection (a bot's seat always has)."""
         if not self.table.players[seat].is_human:
             return True
         return any(c.seat == seat for c in self._connections)
