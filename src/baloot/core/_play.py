@@ -6,7 +6,7 @@ from typing import Final
 
 from baloot.core import _lookup as T
 from baloot.core._declarations import Declarations
-from baloot.core._state import HOKUM, SUN
+from baloot.core._state import HOKUM
 from baloot.core.actions import Action
 from baloot.core.cards import CARDS
 from baloot.core.errors import IllegalActionError
@@ -18,6 +18,67 @@ _TRUMP_ABOVE: Final = T.TRUMP_ABOVE
 _PLAY_BY_BYTE: Final = T.PLAY_BY_BYTE
 
 
+def play_mask(
+    held: int,
+    trick: tuple[int, ...],
+    opponent_winning: bool,
+    win_card: int,
+    ekka: bool,
+    trump: int,
+    locked: bool,
+    partner_led_must_trump: bool,
+    must_undertrump: bool,
+) -> int:
+    """The cards of ``held`` that may be played on ``trick`` (R9.3–R9.4), as a mask.
+
+    The one statement of the rules of play: the hand, a search position and what the history
+    proves about a seat's hidden cards all ask it. ``trick`` holds the card indices played so
+    far; ``opponent_winning`` whether the card winning it (``win_card``) is the other team's;
+    ``ekka`` whether the lead was announced as an Ekka; ``trump`` the trump suit, or -1 in Sun;
+    ``locked`` whether a locked double forbids leading trumps.
+
+    >>> from baloot.core.cards import Card, CardSet
+    >>> held = CardSet.parse("Ah 7h 9s").mask
+    >>> played = Card.parse("Kh").index
+    >>> str(CardSet(play_mask(held, (played,), True, played, False, -1, False, True, False)))
+    'Ah 7h'
+    """
+    if trump < 0:
+        if not trick:
+            return held
+        return held & _SUIT_MASKS[trick[0] >> 3] or held
+    tm = _SUIT_MASKS[trump]
+    if not trick:
+        if locked and held & ~tm:
+            return held & ~tm
+        return held
+    led = trick[0] >> 3
+    trumps = held & tm
+    if led == trump:
+        if not trumps:
+            return held
+        if opponent_winning:
+            higher = trumps & _TRUMP_ABOVE[win_card]
+            if higher:
+                return higher
+        return trumps
+    follow = held & _SUIT_MASKS[led]
+    if follow:
+        return follow
+    if not trumps:
+        return held
+    if not opponent_winning:
+        if len(trick) == 2 and partner_led_must_trump and trick[0] & 7 != 0 and not ekka:
+            return trumps
+        return held
+    if win_card >> 3 == trump:
+        higher = trumps & _TRUMP_ABOVE[win_card]
+        if higher:
+            return higher
+        return trumps if must_undertrump else held
+    return trumps
+
+
 class Play(Declarations):
     """The play of the eight tricks."""
 
@@ -25,47 +86,18 @@ class Play(Declarations):
 
     def _play_mask(self, s: int) -> int:
         """The cards ``s`` may play now (R9.3–R9.4), as a mask."""
-        h = self._hands[s]
-        trick = self._trick
-        if self._kind == SUN:
-            if not trick:
-                return h
-            return h & _SUIT_MASKS[self._trick[0] >> 3] or h
-        tm = _SUIT_MASKS[self._trump]
-        if not trick:
-            if self._locked and h & ~tm:
-                return h & ~tm
-            return h
-        led = trick[0] >> 3
-        trumps = h & tm
-        if led == self._trump:
-            if not trumps:
-                return h
-            if (self._win_seat ^ s) & 1:
-                higher = trumps & _TRUMP_ABOVE[self._win_card]
-                if higher:
-                    return higher
-            return trumps
-        follow = h & _SUIT_MASKS[led]
-        if follow:
-            return follow
-        if not trumps:
-            return h
-        if not (self._win_seat ^ s) & 1:
-            if (
-                len(trick) == 2
-                and self._rules.partner_led_must_trump
-                and trick[0] & 7 != 0
-                and not self._ekka
-            ):
-                return trumps
-            return h
-        if self._win_card >> 3 == self._trump:
-            higher = trumps & _TRUMP_ABOVE[self._win_card]
-            if higher:
-                return higher
-            return trumps if self._rules.must_undertrump else h
-        return trumps
+        rules = self._rules
+        return play_mask(
+            self._hands[s],
+            self._trick,
+            bool((self._win_seat ^ s) & 1),
+            self._win_card,
+            self._ekka,
+            self._trump if self._kind == HOKUM else -1,
+            self._locked,
+            rules.partner_led_must_trump,
+            rules.must_undertrump,
+        )
 
     def _ekka_valid(self, card: int) -> bool:
         """R9.5: a Hokum lead of a side-suit non-Ace whose every better card is gone."""
