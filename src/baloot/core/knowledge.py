@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from baloot.core import _lookup as T
 from baloot.core._bidding import _LOW_RANKS
@@ -160,8 +160,7 @@ def excluded_by_play(
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class _Tally:
+class _Tally(NamedTuple):
     """What the actions up to some point prove, before the shown projects and the exposed
     card are added: per seat the cards excluded, the suits excluded whole, the lowest trump
     bound to be beaten (-1: none) and the kinds declared; and the cards played."""
@@ -202,25 +201,25 @@ def every_seat(hand: Results) -> tuple[Knowledge, Knowledge, Knowledge, Knowledg
     stack = hand._stack
     start = len(actions)
     tally = _Tally()
-    memory = None
     while start:
         saved = stack[start - 1]
         found = _MEMORY.get(id(saved))
         if found is not None and found.snapshot is saved and found.action is actions[start - 1]:
             _MEMORY.move_to_end(id(saved))
+            if start == len(actions):
+                if found.known is None:
+                    found.known = _knowledge(hand, found.tally)
+                return found.known
             tally = found.tally
-            memory = found if start == len(actions) else None
             break
         start -= 1
-    if memory is None:
-        if start == len(actions) == 0:
-            return _knowledge(hand, tally)
-        memory = _Memory(stack[-1], actions[-1], _count(hand, tally, start))
-        _MEMORY[id(stack[-1])] = memory
-        if len(_MEMORY) > _MEMORY_KEPT:
-            _MEMORY.popitem(last=False)
-    if memory.known is None:
-        memory.known = _knowledge(hand, memory.tally)
+    if not actions:
+        return _knowledge(hand, tally)
+    memory = _Memory(stack[-1], actions[-1], _count(hand, tally, start))
+    memory.known = _knowledge(hand, memory.tally)
+    _MEMORY[id(stack[-1])] = memory
+    if len(_MEMORY) > _MEMORY_KEPT:
+        _MEMORY.popitem(last=False)
     return memory.known
 
 
@@ -229,8 +228,8 @@ def _count(hand: Results, tally: _Tally, start: int) -> _Tally:
     rules = hand._rules
     trump = hand._trump if hand._kind == HOKUM else -1
     locked = hand._locked
-    must_trump = rules.partner_led_must_trump
-    undertrump = rules.must_undertrump
+    must = rules.partner_led_must_trump
+    under = rules.must_undertrump
     stack = hand._stack
     actions = hand._actions
     excluded = list(tally.excluded)
@@ -240,14 +239,15 @@ def _count(hand: Results, tally: _Tally, start: int) -> _Tally:
     played = tally.played
     for i in range(start, len(actions)):
         action = actions[i]
-        s = int(action.seat)
         card = action.card
         if card is None:
             if action.verb is Verb.DECLARE:
+                s = int(action.seat)
                 declared[s] = (*declared[s], *(claim.kind for claim in action.claims))
             elif action.verb is Verb.KAWESH:
-                excluded[s] |= _NOT_KAWESH
+                excluded[int(action.seat)] |= _NOT_KAWESH
             continue
+        s = int(action.seat)
         c = card.index
         played |= 1 << c
         saved = stack[i]
@@ -257,17 +257,13 @@ def _count(hand: Results, tally: _Tally, start: int) -> _Tally:
         win_card = saved[at[2]]
         assert isinstance(trick, tuple) and isinstance(win_seat, int)
         assert isinstance(win_card, int)
-        ex = excluded_by_play(
-            c,
-            trick,
-            bool((win_seat ^ s) & 1),
-            win_card,
-            bool(saved[at[3]]),
-            trump,
-            locked,
-            must_trump,
-            undertrump,
-        )
+        opponent_winning = bool((win_seat ^ s) & 1)
+        ekka = bool(saved[at[3]])
+        # Most plays are allowed whatever else the hand held: nothing to learn.
+        rules_of_play = (trick, opponent_winning, win_card, ekka, trump, locked, must, under)
+        if play_mask(FULL_MASK, *rules_of_play) >> c & 1:
+            continue
+        ex = excluded_by_play(c, *rules_of_play)
         if not ex:
             continue
         excluded[s] |= ex
@@ -297,22 +293,42 @@ def _knowledge(hand: Results, tally: _Tally) -> tuple[Knowledge, Knowledge, Know
     taker = hand._declarer
     if taker >= 0 and not played >> hand._exposed & 1:
         holds[taker] |= 1 << hand._exposed
-    shown = hand.shown_projects()
+    shown = hand.shown_projects() if hand._trick_no else ()
     for project in shown:
         holds[int(project.seat)] |= project.project.mask & ~played
     shown_team = int(shown[0].seat) & 1 if shown else -1
     everyone = holds[0] | holds[1] | holds[2] | holds[3]
     trump = hand._trump if hand._kind == HOKUM else -1
-    known = [
-        Knowledge(
-            seat=SEATS[s],
-            excluded=CardSet((tally.excluded[s] | everyone) & ~played & ~holds[s]),
-            void=_VOIDS[tally.void[s]],
-            no_trump=trump >= 0 and bool(tally.void[s] >> trump & 1),
-            trump_below=CARDS[tally.below[s]] if tally.below[s] >= 0 else None,
-            holds=CardSet(holds[s]),
-            kinds=() if s & 1 == shown_team else tally.declared[s],
+    excluded, void, below, declared = tally.excluded, tally.void, tally.below, tally.declared
+    known: list[Knowledge] = []
+    for s in range(4):
+        key = (
+            s,
+            (excluded[s] | everyone) & ~played & ~holds[s],
+            void[s],
+            trump >= 0 and bool(void[s] >> trump & 1),
+            below[s],
+            holds[s],
+            () if s & 1 == shown_team else declared[s],
         )
-        for s in range(4)
-    ]
+        found = _KNOWN.get(key)
+        if found is None:
+            if len(_KNOWN) >= _KNOWN_KEPT:
+                _KNOWN.clear()
+            found = _KNOWN[key] = Knowledge(
+                SEATS[s],
+                CardSet(key[1]),
+                _VOIDS[void[s]],
+                key[3],
+                CARDS[below[s]] if below[s] >= 0 else None,
+                CardSet(holds[s]),
+                key[6],
+            )
+        known.append(found)
     return (known[0], known[1], known[2], known[3])
+
+
+#: Knowledge values by what they are made of: most actions leave most seats' knowledge as it
+#: was, and a value made once is shared.
+_KNOWN: dict[tuple[object, ...], Knowledge] = {}
+_KNOWN_KEPT: Final = 1 << 14
