@@ -13,6 +13,7 @@ part.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Final
 
 from baloot.core._state import _FIRST_DEAL, MUTABLE, PLAY_MUTABLE, HandState, _accessors
@@ -94,6 +95,7 @@ def cards_of(mask: int) -> tuple[int, ...]:
     )
 
 
+@cache
 def project_shapes(sun: bool, split: bool) -> dict[ProjectKind, tuple[int, ...]]:
     """Every set of cards that is a project on its own (R10.2: a run of three or more in a
     suit, four of a rank), as masks by kind, in a Sun contract or not, with the flag

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from math import factorial
 from typing import Final
 
-from baloot.core._redeal import Masks, Template, deck_for, project_shapes
+from baloot.core._redeal import Masks, Template, cards_of, deck_for, project_shapes
 from baloot.core.actions import Verb
 from baloot.core.cards import CARDS, TRUMP_ABOVE, Card, CardSet
 from baloot.core.errors import BalootError, IllegalActionError
@@ -185,6 +185,8 @@ class _Worlds:
         self.shown = shown
         contract = view.contract
         self.sun = contract is not None and contract.trump is None
+        # This seat's declarations left to make depend on the projects declared before.
+        self.choices_declare = any(action.verb is Verb.DECLARE for action in view.legal)
 
     def declared_words(self) -> str:
         words = [str(a) for a in self.view.actions if a.verb is Verb.DECLARE]
@@ -351,9 +353,9 @@ class _Worlds:
     def _same_projects(self, hand: Hand) -> None:
         """The projects' public traces of the view: the same shown, the same choices left."""
         view = self.view
-        if hand.shown_projects() != view.shown:
+        if view.tricks and hand.shown_projects() != view.shown:
             raise InconsistentWorldError("in that world other projects would be shown")
-        if view.legal and hand.legal_actions() != view.legal:
+        if self.choices_declare and hand.legal_actions() != view.legal:
             raise InconsistentWorldError("in that world this seat would have other choices")
 
 
@@ -386,7 +388,9 @@ class _Deal:
         self.sizes = tuple(len(cards) for _, cards in classes)
         self.class_of = {card: k for k, (_, cards) in enumerate(classes) for card in cards}
         self._choices: dict[tuple[int, tuple[int, ...], tuple[int, ...]], list[_Choice]] = {}
-        self._forcing: dict[int, list[tuple[int, int]]] = {}
+        self._starts: dict[
+            _Forced, tuple[list[int], tuple[int, ...], tuple[int, ...], list[list[int]]]
+        ] = {}
 
     @classmethod
     def of(cls, worlds: _Worlds) -> _Deal:
@@ -431,36 +435,36 @@ class _Deal:
         choices = self._choice_list(0, sizes, caps)
         return choices[-1][0] if choices else 0
 
-    def draw(self, rng: random.Random, forced: int = 0) -> tuple[list[int], list[int] | None]:
-        """A uniform deal among those that put the cards of ``forced`` (free cards, each
-        given to a slot by :meth:`force`) where ``self.forced_slots`` says: the hidden cards
-        by seat (this seat's own in its place) and, before the contract, the stock in a
-        random order."""
-        given = [0] * len(self.slots)
-        caps = list(self.caps)
-        sizes = list(self.sizes)
-        classes: list[list[int]] = []
-        for k, (_, cards) in enumerate(self.classes):
-            left = [c for c in cards if not forced >> c & 1] if forced else cards
-            sizes[k] = len(left)
-            classes.append(left)
-        for slot, mask in self.forced_slots(forced):
-            given[slot] |= mask
-            caps[slot] -= mask.bit_count()
-        caps_now = tuple(caps)
-        sizes_now = tuple(sizes)
+    def draw(self, rng: random.Random, forced: _Forced = ()) -> tuple[list[int], list[int] | None]:
+        """A uniform deal among those that give each slot the free cards ``forced`` gives it:
+        the hidden cards by seat (this seat's own in its place) and, before the contract,
+        the stock in a random order."""
+        start = self._starts.get(forced)
+        if start is None:
+            start = self._starts[forced] = self._start(forced)
+        given, caps_now, sizes, classes = start
+        given = list(given)
         for k, (allowed, _) in enumerate(self.classes):
-            choices = self._choice_list(k, sizes_now[k:], caps_now)
+            cards = classes[k]
+            if len(allowed) == 1:
+                slot = allowed[0]
+                for card in cards:
+                    given[slot] |= 1 << card
+                room = list(caps_now)
+                room[slot] -= len(cards)
+                caps_now = tuple(room)
+                continue
+            choices = self._choice_list(k, sizes[k:], caps_now)
             pick = rng.randrange(choices[-1][0])
             split = next(split for bound, split in choices if pick < bound)
-            shuffled = list(classes[k])
+            shuffled = list(cards)
             rng.shuffle(shuffled)
-            start = 0
+            at = 0
             rest = list(caps_now)
             for slot, n in zip(allowed, split, strict=True):
-                for card in shuffled[start : start + n]:
+                for card in shuffled[at : at + n]:
                     given[slot] |= 1 << card
-                start += n
+                at += n
                 rest[slot] -= n
             caps_now = tuple(rest)
         hidden = list(self.sure)
@@ -470,37 +474,33 @@ class _Deal:
         stock: list[int] | None = None
         for k, s in enumerate(self.slots):
             if s == _STOCK:
-                stock = [i for i in range(32) if given[k] >> i & 1]
+                stock = list(cards_of(given[k]))
                 rng.shuffle(stock)
             else:
                 hidden[s] |= given[k]
         return hidden, stock
 
-    def forced_slots(self, forced: int) -> list[tuple[int, int]]:
-        """The slots and cards of a forcing (see :meth:`force`)."""
-        return self._forcing.get(forced, [])
-
-    def force(self, by_seat: Mapping[int, int]) -> tuple[int, int]:
-        """Register the forcing of free cards ``by_seat[seat]`` into each seat; return its
-        key for :meth:`draw` and how many deals it leaves."""
-        forced = 0
+    def _start(
+        self, forced: _Forced
+    ) -> tuple[list[int], tuple[int, ...], tuple[int, ...], list[list[int]]]:
+        """Where a draw with ``forced`` begins: the cards given, the room left in each slot,
+        and the cards of each class still to deal (with their number)."""
+        given = [0] * len(self.slots)
         caps = list(self.caps)
-        sizes = list(self.sizes)
-        slots: list[tuple[int, int]] = []
-        for seat, mask in by_seat.items():
-            if not mask:
-                continue
-            slot = self.slot_of(seat)
-            slots.append((slot, mask))
-            forced |= mask
+        union = 0
+        for slot, mask in forced:
+            given[slot] |= mask
             caps[slot] -= mask.bit_count()
-            for card in range(32):
-                if mask >> card & 1:
-                    sizes[self.class_of[card]] -= 1
-        if min(caps) < 0:
-            return forced, 0
-        self._forcing[forced] = slots
-        return forced, self.count(tuple(sizes), tuple(caps))
+            union |= mask
+        classes = [[c for c in cards if not union >> c & 1] for _, cards in self.classes]
+        return given, tuple(caps), tuple(len(cards) for cards in classes), classes
+
+    def class_counts(self, mask: int) -> tuple[int, ...]:
+        """How many cards of ``mask`` (free cards) each class has."""
+        counts = [0] * len(self.classes)
+        for card in cards_of(mask):
+            counts[self.class_of[card]] += 1
+        return tuple(counts)
 
     def _choice_list(self, k: int, sizes: tuple[int, ...], caps: tuple[int, ...]) -> list[_Choice]:
         """The splits of class ``k`` (of ``sizes[0]`` cards; ``sizes`` are those of classes
@@ -531,6 +531,8 @@ class _Deal:
 
 
 _Choice = tuple[int, tuple[int, ...]]
+#: Free cards given to slots before a deal is drawn: (slot, cards) pairs.
+_Forced = tuple[tuple[int, int], ...]
 
 
 class _Plants:
@@ -552,12 +554,12 @@ class _Plants:
         self.plantings = plantings
         self.bounds: list[int] = []
         total = 0
-        for _, weight, _ in plantings:
+        for _, weight in plantings:
             total += weight
             self.bounds.append(total)
 
     @classmethod
-    def of(cls, deal: _Deal, limit: int = 4000) -> _Plants | None:
+    def of(cls, deal: _Deal, limit: int = 50_000) -> _Plants | None:
         """The plantings of the view's declared kinds, or None when there is no kind to
         plant or more than ``limit`` plantings (then deals are drawn plain)."""
         worlds = deal.worlds
@@ -567,43 +569,53 @@ class _Plants:
             return None
         shapes = project_shapes(contract.trump is None, view.rules.long_sequence_split)
         seats: dict[int, list[int]] = {}
+        options: list[list[tuple[int, int, tuple[int, ...]]]] = []
         for s in worlds.others:
             kinds = worlds.known[s].kinds
             if not kinds:
                 continue
-            may = worlds.played[s] | deal.sure[s]
+            slot = deal.slot_of(s)
+            had = worlds.played[s] | deal.sure[s]
+            may = had
             for card, k in deal.class_of.items():
-                if deal.slot_of(s) in deal.classes[k][0]:
+                if slot in deal.classes[k][0]:
                     may |= 1 << card
             seats[s] = _seat_plantings(kinds, shapes, may)
             if not seats[s]:
                 raise InconsistentWorldError(
                     f"{SEATS[s].name} cannot hold the projects it declared"
                 )
+            options.append([(slot, p & ~had, deal.class_counts(p & ~had)) for p in seats[s]])
         if not seats:
             return None
+        total = 1
+        for choices in options:
+            total *= len(choices)
+        if total > limit:
+            return None
         plantings: list[_Planting] = []
-        combos: list[tuple[int, ...]] = [()]
-        for s in seats:
-            combos = [(*c, p) for c in combos for p in seats[s]]
-            if len(combos) > limit:
-                return None
-        order = list(seats)
-        for combo in combos:
-            free = {
-                s: mask & ~worlds.played[s] & ~deal.sure[s]
-                for s, mask in zip(order, combo, strict=True)
-            }
-            union = 0
-            clash = False
-            for mask in free.values():
-                clash = clash or bool(union & mask)
-                union |= mask
-            if clash:
-                continue
-            forced, weight = deal.force(free)
-            if weight:
-                plantings.append((forced, weight, combo))
+        weights: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+
+        def plant(
+            i: int, used: int, forced: _Forced, sizes: tuple[int, ...], caps: list[int]
+        ) -> None:
+            if i == len(options):
+                key = (sizes, tuple(caps))
+                weight = weights.get(key)
+                if weight is None:
+                    weight = weights[key] = deal.count(*key) if min(caps) >= 0 else 0
+                if weight:
+                    plantings.append((forced, weight))
+                return
+            for slot, free, counts in options[i]:
+                if free & used:
+                    continue
+                caps[slot] -= free.bit_count()
+                less = tuple(a - b for a, b in zip(sizes, counts, strict=True))
+                plant(i + 1, used | free, (*forced, (slot, free)), less, caps)
+                caps[slot] += free.bit_count()
+
+        plant(0, 0, (), deal.sizes, list(deal.caps))
         if not plantings:
             raise InconsistentWorldError("no deal holds the projects declared")
         return cls(deal, seats, plantings)
@@ -611,8 +623,7 @@ class _Plants:
     def draw(self, rng: random.Random) -> tuple[list[int], list[int] | None] | None:
         """A planted deal, or None when the draw is not kept."""
         pick = rng.randrange(self.bounds[-1])
-        index = bisect_right(self.bounds, pick)
-        forced = self.plantings[index][0]
+        forced = self.plantings[bisect_right(self.bounds, pick)][0]
         hidden, stock = self.deal.draw(rng, forced)
         contained = 1
         played = self.deal.worlds.played
@@ -624,7 +635,7 @@ class _Plants:
         return hidden, stock
 
 
-_Planting = tuple[int, int, tuple[int, ...]]
+_Planting = tuple[_Forced, int]
 
 
 def _seat_plantings(
