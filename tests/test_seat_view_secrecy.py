@@ -50,6 +50,7 @@ from baloot import (
 )
 from baloot.core.cards import TRUMP_ABOVE
 from baloot.core.knowledge import Knowledge
+from baloot.view.worlds import WorldSampler
 
 LISTENERS: tuple[Seat | None, ...] = (None, Seat.N, Seat.W, Seat.S, Seat.E)
 
@@ -338,6 +339,20 @@ def drive(seed: int, check: bool) -> Hand:
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_no_view_holds_a_card_its_seat_may_not_know(seed: int) -> None:
     drive(seed, check=True)
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_what_a_view_knows_of_the_others_depends_on_no_hidden_card(seed: int) -> None:
+    """Deal the cards a seat has not seen otherwise (a world of its view): what every view
+    of that world says in ``known`` is what the same view of the real hand says."""
+    rng = random.Random(seed)
+    hand = drive(seed, check=False)
+    while len(hand.actions) > rng.randrange(len(hand.actions) + 1):
+        hand.undo()
+    listener = rng.choice(LISTENERS)
+    other = WorldSampler(SeatView.of(hand, listener)).deal(rng)
+    for seat in LISTENERS:
+        assert SeatView.of(other, seat).known == SeatView.of(hand, seat).known
 
 
 def test_the_driver_makes_the_dangerous_cases_common() -> None:
