@@ -185,8 +185,8 @@ class _Worlds:
         self.shown = shown
         contract = view.contract
         self.sun = contract is not None and contract.trump is None
-        # This seat's declarations left to make depend on the projects declared before.
-        self.choices_declare = any(action.verb is Verb.DECLARE for action in view.legal)
+        # Which declarations this seat may still make depends on those made before it.
+        self.choices_declare = bool(view.legal and view.own_projects) and not view.trick_number
 
     def declared_words(self) -> str:
         words = [str(a) for a in self.view.actions if a.verb is Verb.DECLARE]
