@@ -150,16 +150,6 @@ class Template:
         self._played: Masks = (played[0], played[1], played[2], played[3])
         self._declares = tuple(declares)
 
-    @property
-    def hand(self) -> Hand:
-        """The hand the template was built from (do not change it)."""
-        return self._hand
-
-    @property
-    def played(self) -> Masks:
-        """The cards each seat has played, by seat."""
-        return self._played
-
     def rehand(self, deck: tuple[int, ...], full: Masks, first5: Masks) -> Hand:
         """A copy of the hand dealt ``deck``, which deals each seat ``full[seat]`` (its eight
         cards, those it played included; zeros before the contract) and first ``first5``.

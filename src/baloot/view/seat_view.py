@@ -11,13 +11,14 @@ Bots, remote players and browsers receive a :class:`SeatView`, never the
 
 >>> import random
 >>> from baloot.core.hand import Hand
-from baloot.core.knowledge import Knowledge, every_seat
 >>> hand = Hand.new(rng=random.Random(2))
 >>> view = SeatView.of(hand, "W")
 >>> view.seat, len(view.cards), view.exposed == hand.exposed, view.legal
 (<Seat.W: 1>, 5, True, ())
 >>> view.to_json()["phase"], view.to_json()["question"]
 ('bidding-1', {'kind': 'bid', 'about': None})
+>>> view.to_json()["known"]["N"]
+{'void': [], 'no_trump': False, 'trump_below': None, 'holds': [], 'kinds': []}
 """
 
 from __future__ import annotations

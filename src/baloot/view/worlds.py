@@ -548,7 +548,9 @@ class _Plants:
     cancel, and the last step undoes the deals counted once per planting they contain.
     """
 
-    def __init__(self, deal: _Deal, seats: dict[int, list[int]], plantings: list[_Planting]):
+    def __init__(
+        self, deal: _Deal, seats: dict[int, list[int]], plantings: list[_Planting]
+    ) -> None:
         self.deal = deal
         self.seats = seats
         self.plantings = plantings
