@@ -172,6 +172,7 @@ class Closing(Protocol):
 
 def close_bot(bot: object) -> None:
     """Let go of what ``bot`` holds, if anything."""
-    if isinstance(bot, Closing):
+    close = getattr(bot, "close", None)  # quicker than isinstance(bot, Closing)
+    if close is not None:
         with suppress(Exception):
-            bot.close()
+            close()

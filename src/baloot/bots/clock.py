@@ -20,9 +20,8 @@ False
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
 
@@ -110,11 +109,18 @@ def current_clock() -> Clock:
     return Clock() if clock is None else clock
 
 
-@contextmanager
-def deciding(clock: Clock) -> Iterator[Clock]:
+class deciding:  # a class, used as a function: ``with deciding(clock):``
     """Make ``clock`` the current one while inside (in this thread or task only)."""
-    token = _CURRENT.set(clock)
-    try:
-        yield clock
-    finally:
-        _CURRENT.reset(token)
+
+    __slots__ = ("_token", "clock")
+    _token: Token[Clock | None]
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def __enter__(self) -> Clock:
+        self._token = _CURRENT.set(self.clock)
+        return self.clock
+
+    def __exit__(self, *exc_info: object) -> None:
+        _CURRENT.reset(self._token)

@@ -24,6 +24,8 @@ from baloot.core.match import Match
 from baloot.core.seats import Seat
 from baloot.table.players import Bot, bot_action, tell_hand_over
 
+_NO_BUDGET = Budget()
+
 
 def _by_name(seat: Seat, bot: Bot) -> Hashable:
     """What a :class:`BotTimer` counts a decision under by default: the bot's name."""
@@ -66,7 +68,7 @@ def choose(
     if seat is None:
         raise IllegalActionError.of("hand_over")
     bot = bots[seat]
-    with deciding((budget or Budget()).start()) as clock:
+    with deciding((budget or _NO_BUDGET).start()) as clock:
         action = bot_action(hand, bot)
     if timer is not None:
         timer.add(timer.key(seat, bot), clock.wall_used(), clock.cpu_used())
