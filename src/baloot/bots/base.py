@@ -3,10 +3,10 @@
 A bot sees only its seat's :class:`~baloot.view.SeatView` and the legal actions, and returns
 one of them. Registered bots are built in (``random``, ``heuristic``), come from an installed
 package that declares an entry point in the group ``pybaloot.bots``, or are registered while a
-server runs (its operator's bots, :func:`registered`). A built-in factory takes a
-``random.Random`` and the name's :class:`~baloot.bots.names.BotOptions`; an entry point names
-a callable that takes a ``random.Random`` (and the options too, if it has a parameter called
-``options``). Names of external programs (``cmd:…``, a path) make an
+server runs (its operator's bots, :func:`registered`). Each is made by a factory: a callable
+that takes a ``random.Random`` and, if it has a parameter called ``options`` or a second
+required one, the name's :class:`~baloot.bots.names.BotOptions` (a factory without refuses
+any option). Names of external programs (``cmd:…``, a path) make an
 :class:`~baloot.bots.external.ExternalBot`.
 
 >>> import random
@@ -37,13 +37,16 @@ from baloot.table.players import Bot
 
 ENTRY_POINT_GROUP = "pybaloot.bots"
 
-#: What an entry point names: a callable that makes a bot from its random generator.
+#: A factory that makes a bot from its random generator (and takes no options).
 BotFactory = Callable[[random.Random], Bot]
-#: A factory of the registry: a bot from its random generator and the options of its name.
+#: A factory that makes a bot from its random generator and the options of its name.
 OptionsFactory = Callable[[random.Random, BotOptions], Bot]
+#: Any factory of the registry.
+AnyFactory = BotFactory | OptionsFactory
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "AnyFactory",
     "BotFactory",
     "Closing",
     "OptionsFactory",
@@ -54,61 +57,63 @@ __all__ = [
     "make_bot",
     "parse_bot_name",
     "registered",
-    "without_options",
+    "takes_options",
 ]
 
 
-def without_options(factory: BotFactory) -> OptionsFactory:
-    """A registry factory for a bot that takes no options: any option is refused."""
-
-    def make(rng: random.Random, options: BotOptions) -> Bot:
-        options.check()
-        return factory(rng)
-
-    return make
-
-
-def _builtin() -> dict[str, OptionsFactory]:
+def _builtin() -> dict[str, AnyFactory]:
     """The bots of this package: one line each."""
     from baloot.bots.heuristic import HeuristicBot
     from baloot.bots.random_bot import RandomBot
 
     return {
-        "random": without_options(RandomBot),
-        "heuristic": without_options(HeuristicBot),
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
     }
 
 
-_registered: dict[str, OptionsFactory] = {}
+_registered: dict[str, AnyFactory] = {}
 
 
-def available_bots() -> dict[str, OptionsFactory]:
+def available_bots() -> dict[str, AnyFactory]:
     """Every registered bot by name: installed, built in, and registered by an operator."""
     return {**_installed(), **_builtin(), **_registered}
 
 
 @cache
-def _installed() -> dict[str, OptionsFactory]:
+def _installed() -> dict[str, AnyFactory]:
     """Bots of installed packages, looked up once: the package metadata does not change."""
-    return {
-        entry.name: _entry_factory(entry.load()) for entry in entry_points(group=ENTRY_POINT_GROUP)
-    }
+    return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def _entry_factory(factory: Callable[..., Bot]) -> OptionsFactory:
-    """An entry point as a registry factory: options are passed when it has a parameter
-    called ``options``, refused otherwise."""
+def takes_options(factory: Callable[..., Bot]) -> bool:
+    """True when ``factory`` is given the options: it has a parameter called ``options``, or
+    a second required positional one.
+
+    >>> from baloot.bots import HeuristicBot
+    >>> takes_options(HeuristicBot), takes_options(lambda rng, options: HeuristicBot(rng))
+    (False, True)
+    """
+    return _options_parameter(factory) is not None
+
+
+def _options_parameter(factory: Callable[..., Bot]) -> inspect.Parameter | None:
     try:
-        takes_options = "options" in inspect.signature(factory).parameters
+        parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # no signature to read: a plain factory
-        takes_options = False
-    if takes_options:
-        return lambda rng, options: factory(rng, options=options)
-    return without_options(factory)
+        return None
+    if "options" in parameters:
+        return parameters["options"]
+    required = [
+        p
+        for p in parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return required[1] if len(required) >= 2 else None
 
 
 @contextmanager
-def registered(bots: Mapping[str, OptionsFactory]) -> Iterator[None]:
+def registered(bots: Mapping[str, AnyFactory]) -> Iterator[None]:
     """Add ``bots`` to the registry while inside (a server's operator bots); a name that is
     taken already is a ``ValueError``."""
     taken = sorted(set(bots) & set(available_bots()))
@@ -137,9 +142,15 @@ def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
         from baloot.bots.external import ExternalBot
 
         return ExternalBot(spec)
-    factory = available_bots().get(spec.name)
+    factory: Callable[..., Bot] | None = available_bots().get(spec.name)
     if factory is None:
         raise _unknown(spec.name)
+    parameter = _options_parameter(factory)
+    if parameter is None:
+        spec.options.check()
+        return factory(rng)
+    if parameter.kind is parameter.KEYWORD_ONLY:
+        return factory(rng, **{parameter.name: spec.options})
     return factory(rng, spec.options)
 
 

@@ -260,7 +260,8 @@ class ExternalBot:
         deadline = time.monotonic() + self.ready_seconds
         hello = {"type": "hello", "protocol": PROTOCOL, "seat": self._seat, "rules": view["rules"]}
         self._send(hello, deadline, view)
-        line = self._line(deadline, view, f"{self.ready_seconds:g} s to answer hello")
+        allowed = f"{self.ready_seconds:g} s to answer hello"
+        line = self._line(deadline, view, allowed, FailureKind.NOT_READY)
         ready = self._message(line, view)
         if ready.get("type") != "ready":
             raise self._failed(FailureKind.NOT_READY, "expected ready", said=line, view=view)
@@ -298,8 +299,15 @@ class ExternalBot:
                 raise self._failed(FailureKind.TIMEOUT, "it does not read its input", view=view)
             select.select([], [fd], [], left)
 
-    def _line(self, deadline: float, view: dict[str, Any], allowed: str) -> str:
-        """The program's next line, waited for until ``deadline``."""
+    def _line(
+        self,
+        deadline: float,
+        view: dict[str, Any],
+        allowed: str,
+        late: FailureKind = FailureKind.TIMEOUT,
+    ) -> str:
+        """The program's next line, waited for until ``deadline`` (a failure of kind
+        ``late`` after it)."""
         process = self._process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
@@ -316,7 +324,7 @@ class ExternalBot:
                 raise self._failed(FailureKind.MALFORMED, "a line too long", said=said, view=view)
             left = deadline - time.monotonic()
             if left <= 0:
-                raise self._failed(FailureKind.TIMEOUT, f"no answer within {allowed}", view=view)
+                raise self._failed(late, f"no answer within {allowed}", view=view)
             ready, _, _ = select.select([fd], [], [], left)
             if ready:
                 chunk = os.read(fd, 65536)

@@ -117,11 +117,12 @@ class Failure:
     actions: tuple[str, ...] = ()
 
     def line(self, last: int = 4) -> str:
-        """The failure in one line, with the last few actions before it."""
-        actions = list(self.actions[-last:])
-        before = ", ".join(actions) if actions else "none"
+        """The failure in one line, with the last few actions of the hand before it."""
+        if not self.actions:
+            return f"pair {self.pair} game {self.game}: {self.message}; at the hand's start"
         more = "…, " if len(self.actions) > last else ""
-        return f"pair {self.pair} game {self.game}: {self.message} (after {more}{before})"
+        before = more + ", ".join(self.actions[-last:])
+        return f"pair {self.pair} game {self.game}: {self.message}; after {before}"
 
     def to_json(self) -> dict[str, Any]:
         """The failure as a JSON object."""

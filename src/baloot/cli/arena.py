@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
             console = Console()
             console.print(render(summary, args.jobs))
             for line in failure_lines(summary):
-                console.print(line, markup=False, highlight=False)
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
         except BrokenPipeError:
             silence_stdout()
     return 0
