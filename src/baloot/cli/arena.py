@@ -145,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         try:
             console = Console()
-            console.print(render(summary, args.jobs))
+            console.print(render(summary, args.jobs, args.ray))
             for line in failure_lines(summary):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
         except BrokenPipeError:
@@ -174,8 +174,8 @@ def failure_lines(summary: ArenaSummary) -> list[str]:
     return lines
 
 
-def render(summary: ArenaSummary, jobs: int) -> Table:
-    """The verdict as a table."""
+def render(summary: ArenaSummary, jobs: int, cluster: str | None = None) -> Table:
+    """The verdict as a table; ``jobs`` and ``cluster`` say where it was played."""
     data = summary.to_json()
     config = summary.config
     kind = "hands" if config.hands else "matches"
@@ -215,8 +215,12 @@ def render(summary: ArenaSummary, jobs: int) -> Table:
             *(f"{1000 * s.cpu_seconds_per_decision:.3f}" for s in (a, b)),
         )
     resumed = f"; {summary.resumed} pairs were finished before" if summary.resumed else ""
+    if cluster is None:
+        where = f"on {jobs} job{'s' if jobs > 1 else ''}"
+    else:
+        where = "on a local Ray instance" if cluster == "local" else f"on the Ray cluster {cluster}"
     table.caption = (
-        f"{summary.seconds:.1f} s on {jobs} job{'s' if jobs > 1 else ''}: "
+        f"{summary.seconds:.1f} s {where}: "
         f"{summary.hands_per_second:,.0f} hands per second{resumed}"
     )
     return table
