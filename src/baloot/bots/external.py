@@ -378,9 +378,13 @@ class ExternalBot:
 
 
 def close_all(bots: Iterable[object]) -> None:
-    """Say ``bye`` to every external bot of ``bots`` at once, then end each process when it
-    has exited or 2 s later, whichever comes first."""
-    externals = [bot for bot in bots if isinstance(bot, ExternalBot) and bot.running]
+    """Say ``bye`` to every external bot of ``bots`` (or that one of them guards) at once, then
+    end each process when it has exited or 2 s later, whichever comes first."""
+    externals = []
+    for bot in bots:
+        inner = getattr(bot, "bot", bot)  # a bot that guards a program: the program
+        if isinstance(inner, ExternalBot) and inner.running:
+            externals.append(inner)
     deadline = time.monotonic() + max((b.bye_seconds for b in externals), default=0.0)
     for bot in externals:
         with bot._lock:
