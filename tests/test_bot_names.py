@@ -3,8 +3,10 @@ makes bots from them with their options, and one clear line for a name that name
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,14 +16,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import baloot.bots.base as base
-from baloot import Action
+from baloot import Action, Seat
 from baloot.bots import HeuristicBot, RandomBot, make_bot
 from baloot.bots.base import available_bots, check_bot_name, registered, takes_options
 from baloot.bots.external import ExternalBot
 from baloot.bots.names import BotOptions, Program, Registered, UnknownBotError, parse_bot_name
+from baloot.cli.play import PlayUsageError, parse_bots
 from baloot.view.seat_view import SeatView
 
-SAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py")
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = str(ROOT / "examples" / "sample_bot.py")
 
 
 class _Tuned:
@@ -164,3 +168,23 @@ def test_a_web_table_takes_registered_names_only() -> None:
     for name in (SAMPLE, "cmd:python3 bot.py"):
         with pytest.raises(UnknownBotError, match="only registered bots are taken here"):
             check_bot_name(name, programs=False)
+
+
+def test_the_terminal_game_takes_any_bot_name_per_seat() -> None:
+    bots = parse_bots(f"W={SAMPLE},E=cmd:python3 -c 'print(1)' --a=1", Seat.S)
+    assert bots == {Seat.W: SAMPLE, Seat.N: "heuristic", Seat.E: "cmd:python3 -c 'print(1)' --a=1"}
+    with pytest.raises(PlayUsageError, match="no such file"):
+        parse_bots("W=./nobot", Seat.S)
+
+
+def test_the_terminal_game_plays_against_an_external_bot() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "baloot", "play", "--bots", f"N={SAMPLE},W=random,E=random"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert done.returncode == 1, done.stderr  # the end of input, once it is the human's turn
+    assert "sample_bot.py" in done.stdout and "Traceback" not in done.stderr

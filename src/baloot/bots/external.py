@@ -26,6 +26,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
@@ -250,6 +251,7 @@ class ExternalBot:
             raise self._failed(FailureKind.CANNOT_START, str(error), view=view) from None
         self._process = process
         _running.add(process)
+        _bots.add(self)
         assert process.stdin is not None
         os.set_blocking(process.stdin.fileno(), False)
         if process.stderr is not None and self.log is not None:
@@ -434,13 +436,20 @@ def _end(process: subprocess.Popen[bytes]) -> None:
 
 
 _running: set[subprocess.Popen[bytes]] = set()
+_bots: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
 
 
 def end_all() -> None:
-    """End every process of an external bot still running (at exit, or when a worker stops)."""
+    """End every process of an external bot still running, at once (a worker that stops)."""
     for process in list(_running):
         _end(process)
     _running.clear()
 
 
-atexit.register(end_all)
+def _at_exit() -> None:
+    """At exit, ``bye`` to the programs still running (2 s at most), then end what is left."""
+    close_all(list(_bots))
+    end_all()
+
+
+atexit.register(_at_exit)
