@@ -326,3 +326,12 @@ def test_ctrl_c_ends_the_arena_and_every_bot_process(tmp_path: Path) -> None:
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
     for pid in map(int, pids.read_text().split()):
         assert not alive(pid)
+
+
+def test_the_docs_show_the_sample_bot_as_it_is_and_it_imports_nothing_of_baloot() -> None:
+    docs = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    shown = docs.split("```python\n", 1)[1].split("```", 1)[0]
+    sample = Path(SAMPLE).read_text(encoding="utf-8")
+    assert shown == sample
+    assert "baloot" not in "".join(line for line in sample.splitlines() if "import" in line)
+    assert os.access(SAMPLE, os.X_OK)
