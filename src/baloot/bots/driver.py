@@ -36,7 +36,8 @@ def _by_name(seat: Seat, bot: Bot) -> Hashable:
 class BotTimer:
     """Thinking time (wall and CPU seconds) and decisions per bot name, or per what ``key``
     makes of the seat and its bot (the arena counts by side, since both sides may be the same
-    bot). The CPU time is this process's: an external program's own is not in it."""
+    bot). The CPU time is this process's, and an external program's own where the system
+    says it (Linux)."""
 
     seconds: dict[Hashable, float] = field(default_factory=dict)
     decisions: dict[Hashable, int] = field(default_factory=dict)
@@ -68,11 +69,21 @@ def choose(
     if seat is None:
         raise IllegalActionError.of("hand_over")
     bot = bots[seat]
+    program = _program_cpu(bot)
     with deciding((budget or _NO_BUDGET).start()) as clock:
         action = bot_action(hand, bot)
     if timer is not None:
-        timer.add(timer.key(seat, bot), clock.wall_used(), clock.cpu_used())
+        cpu = clock.cpu_used()
+        if program is not None:
+            cpu += (_program_cpu(bot) or 0.0) - program
+        timer.add(timer.key(seat, bot), clock.wall_used(), cpu)
     return action
+
+
+def _program_cpu(bot: Bot) -> float | None:
+    """The CPU seconds an external program's processes took so far (None: not a program)."""
+    seconds: float | None = getattr(bot, "cpu_seconds", None)
+    return seconds
 
 
 def play_hand(

@@ -166,9 +166,17 @@ class ExternalBot:
         self._unsent: deque[bytes] = deque()
         self._lock = threading.RLock()
         self._log_thread: threading.Thread | None = None
+        self._cpu_before = 0.0  # of the processes ended before this one
 
     def __repr__(self) -> str:
         return f"ExternalBot({self.name!r})"
+
+    @property
+    def cpu_seconds(self) -> float:
+        """The CPU time the program's processes took so far (0 where the system does not say;
+        read from ``/proc`` on Linux, in clock ticks)."""
+        process = self._process
+        return self._cpu_before + (0.0 if process is None else _cpu_of(process.pid))
 
     @property
     def running(self) -> bool:
@@ -231,6 +239,7 @@ class ExternalBot:
             self._unsent.clear()
             self._read.clear()
             if process is not None:
+                self._cpu_before += _cpu_of(process.pid)
                 _end(process)
                 _running.discard(process)
 
@@ -408,6 +417,16 @@ def close_all(bots: Iterable[object]) -> None:
         bot.kill()
         if bot._log_thread is not None:
             bot._log_thread.join(1.0)
+
+
+def _cpu_of(pid: int) -> float:
+    """The user and system CPU seconds of process ``pid`` (0 when they cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _encode(message: dict[str, Any]) -> bytes:
