@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import free_port
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 
@@ -112,7 +113,7 @@ def test_the_command_starts_a_local_instance_and_ends_it(tmp_path: Path) -> None
         ],
         capture_output=True,
         text=True,
-        env={**ENV, "RAY_ADDRESS": ""},
+        env={**ENV, "RAY_ADDRESS": "127.0.0.1:1"},  # "local" starts one whatever this says
         timeout=120,
         cwd=tmp_path,
     )
@@ -121,3 +122,18 @@ def test_the_command_starts_a_local_instance_and_ends_it(tmp_path: Path) -> None
     assert data["pairs"] == 4
     local = run_arena(ArenaConfig("random", "random", pairs=4, seed=5, hands=True))
     assert data["points_per_hand"] == local.to_json()["points_per_hand"]
+
+
+@needs_ray
+def test_an_address_nothing_answers_on_is_one_line_at_once() -> None:
+    port = free_port()
+    result = subprocess.run(
+        [sys.executable, "-m", "baloot", "arena", "random", "random", "--ray", f"127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"baloot: cannot join the Ray cluster at 127.0.0.1:{port}: ")
+    assert result.stderr.count("\n") == 1

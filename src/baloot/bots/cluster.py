@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import logging
+import socket
 from collections import deque
 from collections.abc import Generator, Iterator
 from typing import Any, Final
@@ -61,8 +62,10 @@ def cluster_pairs(
         while pending:
             try:
                 result: PairResult = ray.get(pending[0])
-            except ray.exceptions.RayTaskError as error:
+            except ray.exceptions.RayTaskError as error:  # raised by the pair: as it was
                 raise error.as_instanceof_cause() from None
+            except ray.exceptions.RayError as error:  # a node or worker lost
+                raise ClusterError(f"the Ray cluster failed: {_first_line(error)}") from None
             pending.popleft()
             for task in itertools.islice(tasks, 1):
                 pending.append(play.remote(task))
@@ -78,14 +81,33 @@ def cluster_pairs(
 
 def _join(ray: Any, address: str, cpus: int | None) -> None:
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+    _reachable(address)
     try:
-        if address == "local":
-            ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
+        if address == "local":  # a new instance, whatever RAY_ADDRESS says
+            ray.init(address="local", num_cpus=cpus, include_dashboard=False, **quiet)
         else:
             ray.init(address=address, **quiet)
     except Exception as error:  # Ray's own errors, whatever they are
-        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ClusterError(
+            f"cannot join the Ray cluster at {address}: {_first_line(error)}"
+        ) from None
+
+
+def _reachable(address: str) -> None:
+    """Refuse at once an address of the form ``[ray://]host:port`` that nothing answers on
+    (Ray itself would retry for minutes)."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return  # "auto", "local", or a form Ray reads itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
         raise ClusterError(f"cannot join the Ray cluster at {address}: {reason}") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _play_task(task: Task) -> PairResult:
