@@ -435,37 +435,59 @@ static inline uint32_t merged(const Ctx *c, const St *s, int seat, uint32_t lega
     return out;
 }
 
+/* Whether a seat holding h may beat card win on a trick led in suit led (a guess for move
+ * ordering: it ignores what the seat must play). */
+static inline int may_beat(const Ctx *c, uint32_t h, int win, int led) {
+    if ((win >> 3) == c->trump) return (!(h & SUIT[led]) || led == c->trump) && (h & TRUMP_ABOVE[win]);
+    return (h & PLAIN_ABOVE[win]) || (!(h & SUIT[led]) && c->trump >= 0 && (h & SUIT[c->trump]));
+}
+
+/* How promising a card is, for the order of the search: a card that takes the trick for its
+ * team with no opponent left able to beat it, the more points the better; a lead towards the
+ * partner's best card of a suit; else cheap cards first. The last card of a trick is scored by
+ * the points it wins or gives. */
+static inline int promise(const Ctx *c, const St *s, int seat, int card, int trick_pts) {
+    int cp = c->cp[card];
+    if (s->tlen == 0) {
+        int suit = card >> 3;
+        uint32_t left = s->hand[(seat + 1) & 3], right = s->hand[(seat + 3) & 3];
+        if (!may_beat(c, left, card, suit) && !may_beat(c, right, card, suit)) return 200 + cp;
+        if (suit != c->trump) {
+            uint32_t partner = s->hand[(seat + 2) & 3];
+            uint32_t out = (partner | left | right) & SUIT[suit];
+            int ruff = c->trump >= 0 && ((!(left & SUIT[suit]) && (left & SUIT[c->trump])) ||
+                                         (!(right & SUIT[suit]) && (right & SUIT[c->trump])));
+            if (out && !ruff && (partner >> (suit * 8 + BEST_PLAIN[(out >> (suit * 8)) & 0xFF]) & 1))
+                return 150 - cp;
+        }
+        return 100 - cp - c->str[card];
+    }
+    int wins = beats(c, card, s->win_card);
+    int win_card = wins ? card : s->win_card;
+    int win_team = wins ? (seat & 1) : (s->win_seat & 1);
+    int ours = win_team == (seat & 1);
+    if (s->tlen == 3) return ours ? 300 + trick_pts + cp : 100 - trick_pts - cp;
+    int led = s->tcard[0] >> 3, beatable = 0;
+    for (int k = s->tlen + 1; k < 4; k++) {
+        int other = (s->leader + k) & 3;
+        if ((other & 1) != win_team && may_beat(c, s->hand[other], win_card, led)) beatable = 1;
+    }
+    if (ours) return beatable ? 200 - cp - c->str[card] : 400 + cp;
+    return beatable ? 150 - cp : 100 - cp;
+}
+
 static int gen_moves(const Ctx *c, const St *s, int seat, int ttmove, Move *mv) {
     uint32_t legal = play_mask(c, s, seat);
     uint32_t cand = c->merge ? merged(c, s, seat, legal) : legal;
     uint32_t ekka = 0;
     if (s->tlen == 0 && c->plmt && c->trump >= 0 && s->trick_no > 0) ekka = ekka_mask(c, s, cand);
-    uint32_t others = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & ~s->hand[seat];
     int trick_pts = 0;
     for (int i = 0; i < s->tlen; i++) trick_pts += c->cp[s->tcard[i]];
-    int opponent_winning = s->tlen && ((s->win_seat ^ seat) & 1);
     int n = 0;
     while (cand) {
         int card = __builtin_ctz(cand);
         cand &= cand - 1;
-        int sc;
-        if (s->tlen == 0) {
-            uint32_t above = ((card >> 3) == c->trump ? TRUMP_ABOVE : PLAIN_ABOVE)[card];
-            sc = (above & others) ? 100 - c->cp[card] - c->str[card] : 200 + c->cp[card];
-        } else {
-            int wins = beats(c, card, s->win_card);
-            int ours = wins || !opponent_winning;
-            if (s->tlen == 3) {
-                int gain = trick_pts + c->cp[card];
-                sc = ours ? 300 + gain : 100 - gain;
-            } else if (wins) {
-                sc = 250 - c->str[card];
-            } else if (!opponent_winning) {
-                sc = 150 + c->cp[card];
-            } else {
-                sc = 100 - c->cp[card];
-            }
-        }
+        int sc = promise(c, s, seat, card, trick_pts);
         if (ttmove >= 0 && (ttmove & 31) == card && !(ttmove & 32)) sc += 1000000;
         mv[n].card = (int8_t)card;
         mv[n].ekka = 0;
@@ -920,7 +942,7 @@ static PyMethodDef METHODS[] = {
 
 static struct PyModuleDef MODULE = {
     PyModuleDef_HEAD_INIT, "_fast", "The compiled double-dummy search of baloot.solver.", -1,
-    METHODS,
+    METHODS, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__fast(void) {

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
+from baloot.core._lookup import BEST_PLAIN
 from baloot.core._play import play_mask
 from baloot.core.cards import (
     PLAIN_ABOVE,
@@ -37,6 +38,7 @@ from baloot.solver._problem import Problem
 
 _INF: Final = 30000
 _SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
+_BEST_PLAIN: Final = BEST_PLAIN
 _LAST_TRICK_BONUS: Final = 10
 
 
@@ -450,46 +452,71 @@ class Search:
         """The moves of ``seat`` to search, likely best first (``best``: a remembered lead)."""
         cands = self.candidates(s, seat, self.legal(s, seat))
         ekkas = self.ekkas(s, cands) if self.problem.partner_led_must_trump else 0
-        hands = s.hands
-        points = self.points
-        strength = self.strength
-        trick = s.trick
+        if not cands & (cands - 1) and not ekkas:
+            return [(cands.bit_length() - 1, False)]
+        trick_points = sum(self.points[c] for c in s.trick)
         scored: list[tuple[int, int, bool]] = []
-        if not trick:
-            others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-            above = self.above
-        else:
-            trick_points = sum(points[c] for c in trick)
-            opponent_winning = bool((s.win_seat ^ seat) & 1)
-            win_card = s.win_card
-            win_suit = win_card >> 3
-            last = len(trick) == 3
         while cands:
             low = cands & -cands
             cands ^= low
             card = low.bit_length() - 1
-            cp = points[card]
-            if not trick:
-                score = 100 - cp - strength[card] if above[card] & others else 200 + cp
-            else:
-                if card >> 3 == win_suit:
-                    wins = strength[card] > strength[win_card]
-                else:
-                    wins = card >> 3 == self.trump
-                if last:
-                    gain = trick_points + cp
-                    score = 300 + gain if wins or not opponent_winning else 100 - gain
-                elif wins:
-                    score = 250 - strength[card]
-                elif not opponent_winning:
-                    score = 150 + cp
-                else:
-                    score = 100 - cp
+            score = self.promise(s, seat, card, trick_points)
             scored.append((score + 1000 if best == card else score, card, False))
             if ekkas & low:
                 scored.append((score + 1000 if best == card | 32 else score, card, True))
         scored.sort(reverse=True)
         return [(card, ekka) for _, card, ekka in scored]
+
+    def may_beat(self, held: int, win: int, led: int) -> bool:
+        """Whether a seat holding ``held`` may beat ``win`` on a trick led in ``led`` (a guess
+        for move ordering: it ignores what the seat must play)."""
+        trump = self.trump
+        suit = _SUIT_MASKS[led]
+        if win >> 3 == trump:
+            return bool((not held & suit or led == trump) and held & self.above[win])
+        return bool(
+            held & self.above[win] or (not held & suit and trump >= 0 and held & _SUIT_MASKS[trump])
+        )
+
+    def promise(self, s: _State, seat: int, card: int, trick_points: int) -> int:
+        """How promising ``card`` is, for the order of the search: a card that takes the
+        trick for its team with no opponent left able to beat it, the more points the
+        better; a lead towards the partner's best card of a suit; else cheap cards first. The
+        last card of a trick is scored by the points it wins or gives."""
+        cp = self.points[card]
+        hands = s.hands
+        trump = self.trump
+        if not s.trick:
+            suit = card >> 3
+            left, right = hands[(seat + 1) & 3], hands[(seat + 3) & 3]
+            if not self.may_beat(left, card, suit) and not self.may_beat(right, card, suit):
+                return 200 + cp
+            if suit != trump:
+                partner = hands[(seat + 2) & 3]
+                mask = _SUIT_MASKS[suit]
+                out = (partner | left | right) & mask
+                trumps = _SUIT_MASKS[trump] if trump >= 0 else 0
+                ruff = (not left & mask and left & trumps) or (not right & mask and right & trumps)
+                if out and not ruff:
+                    best = suit * 8 + _BEST_PLAIN[(out >> (suit * 8)) & 0xFF]
+                    if partner >> best & 1:
+                        return 150 - cp
+            return 100 - cp - self.strength[card]
+        wins = self.beats(card, s.win_card)
+        win_card = card if wins else s.win_card
+        win_team = seat & 1 if wins else s.win_seat & 1
+        ours = win_team == seat & 1
+        if len(s.trick) == 3:
+            return 300 + trick_points + cp if ours else 100 - trick_points - cp
+        led = s.trick[0] >> 3
+        beatable = False
+        for k in range(len(s.trick) + 1, 4):
+            other = (s.leader + k) & 3
+            if (other & 1) != win_team and self.may_beat(hands[other], win_card, led):
+                beatable = True
+        if ours:
+            return 200 - cp - self.strength[card] if beatable else 400 + cp
+        return 150 - cp if beatable else 100 - cp
 
     # ------------------------------------------------------------------ the search
 
