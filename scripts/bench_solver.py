@@ -26,6 +26,7 @@ from typing import Any
 
 from baloot.core.actions import Verb
 from baloot.core.hand import Hand
+from baloot.core.position import Position
 from baloot.core.vocabulary import ContractKind, Phase
 from baloot.solver import _api
 from baloot.solver._api import Mode, values
@@ -82,12 +83,49 @@ def summary(name: str, times: list[float]) -> str:
     )
 
 
+def per_call(run: Callable[[], object], times: int = 20000) -> float:
+    """Microseconds per call of ``run``, the best of three batches."""
+    best = min(timed(lambda: [run() for _ in range(times)]) for _ in range(3))
+    return best / times * 1e6
+
+
+def position_costs(seed: int) -> str:
+    """What a copy, a card played and an undo cost on a Hand and on a Position."""
+    hand = deal(random.Random(seed), hokum=True)
+    for _ in range(5):
+        hand.apply(next(a for a in hand.legal_actions() if a.card is not None))
+    action = next(a for a in hand.legal_actions() if a.card is not None)
+    assert action.card is not None
+    card = action.card.index
+    position = Position.of(hand)
+
+    def hand_step() -> None:
+        hand.apply(action)
+        hand.undo()
+
+    def position_step() -> None:
+        position.play(card)
+        position.undo()
+
+    def position_legal() -> None:
+        position._legal = -1
+        position.legal()
+
+    hand_copy, position_copy = per_call(hand.copy), per_call(position.copy)
+    hand_both, position_both = per_call(hand_step), per_call(position_step)
+    return (
+        f"copy: Hand {hand_copy:.2f} µs, Position {position_copy:.2f} µs; "
+        f"a card and its undo: Hand {hand_both:.2f} µs, Position {position_both:.2f} µs; "
+        f"legal cards: Position {per_call(position_legal):.2f} µs"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=60, help="random deals (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     parser.add_argument(
-        "--python-deals", type=int, default=6, help="deals for the pure Python search (6)"
+        "--python-deals", type=int, default=4, help="deals for the pure Python search (4)"
     )
     args = parser.parse_args(argv)
     if args.deals < 1 or args.python_deals < 0:
@@ -104,19 +142,23 @@ def main(argv: list[str] | None = None) -> int:
             "Python, score",
         )
     }
-    kinds: dict[str, list[float]] = {"C, card points, Hokum": [], "C, card points, Sun": []}
+    kinds: dict[str, list[float]] = {
+        name: []
+        for name in ("colver, Hokum", "colver, Sun", "C, card points, Hokum", "C, card points, Sun")
+    }
     compiled = _api.accelerated()
     for i in range(args.deals):
         hand = deal(random.Random(args.seed + i), hokum=i % 2 == 0)
+        contract = hand.contract
+        kind = "Hokum" if contract is not None and contract.kind is ContractKind.HOKUM else "Sun"
         solver = colver_solver(hand)
         if solver is not None:
-            columns["colver solve_scores"].append(timed(solver))
+            t = timed(solver)
+            columns["colver solve_scores"].append(t)
+            kinds[f"colver, {kind}"].append(t)
         if compiled:
             t = timed(partial(values, hand, Mode.POINTS))
             columns["C, card points"].append(t)
-            contract = hand.contract
-            hokum = contract is not None and contract.kind is ContractKind.HOKUM
-            kind = "Hokum" if hokum else "Sun"
             kinds[f"C, card points, {kind}"].append(t)
             columns["C, score"].append(timed(partial(values, hand, Mode.SCORE)))
         if i < args.python_deals:
@@ -131,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'':<28} {'median ms':>9} {'p90 ms':>9} {'deals':>6}")
     for name, times in (*columns.items(), *kinds.items()):
         print(summary(name, times))
+    print(f"the python search ran on the first {min(args.python_deals, args.deals)} deals")
+    print(position_costs(args.seed))
     if not columns["colver solve_scores"]:
         print("colver is not installed: pip install colver (or the bench extra)")
     return 0

@@ -60,10 +60,11 @@ def ekka_mask(held: int, gone: int, trump: int) -> int:
 
 
 #: What a play changes, saved for its undo: hands, trick, leader, seat to act, winning seat
-#: and card, Ekka, cards gone, cards won, tricks won, tricks played, team of the last trick.
+#: and card, Ekka, cards gone, cards won, tricks won, tricks played, team of the last trick,
+#: and the legal cards before it (so that the next card after an undo needs no new mask).
 _Saved = tuple[
     tuple[int, int, int, int], tuple[int, ...], int, int, int, int, bool, int,
-    tuple[int, int], tuple[int, int], int, int,
+    tuple[int, int], tuple[int, int], int, int, int,
 ]  # fmt: skip
 
 
@@ -137,8 +138,23 @@ class Position:
     def copy(self) -> Position:
         """An independent copy, its undo history included."""
         other = Position.__new__(Position)
-        for name in Position.__slots__:
-            setattr(other, name, getattr(self, name))
+        other._hands = self._hands
+        other._trick = self._trick
+        other._leader = self._leader
+        other._to_act = self._to_act
+        other._win_seat = self._win_seat
+        other._win_card = self._win_card
+        other._ekka = self._ekka
+        other._gone = self._gone
+        other._won = self._won
+        other._tricks = self._tricks
+        other._trick_no = self._trick_no
+        other._last_team = self._last_team
+        other._trump = self._trump
+        other._locked = self._locked
+        other._partner_led_must_trump = self._partner_led_must_trump
+        other._must_undertrump = self._must_undertrump
+        other._legal = self._legal
         other._stack = list(self._stack)
         return other
 
@@ -229,7 +245,7 @@ class Position:
             (
                 self._hands, self._trick, self._leader, self._to_act, self._win_seat,
                 self._win_card, self._ekka, self._gone, self._won, self._tricks,
-                self._trick_no, self._last_team,
+                self._trick_no, self._last_team, legal,
             )
         )  # fmt: skip
         self._legal = -1
@@ -287,9 +303,8 @@ class Position:
         (
             self._hands, self._trick, self._leader, self._to_act, self._win_seat,
             self._win_card, self._ekka, self._gone, self._won, self._tricks,
-            self._trick_no, self._last_team,
+            self._trick_no, self._last_team, self._legal,
         ) = self._stack.pop()  # fmt: skip
-        self._legal = -1
 
     def key(self) -> tuple[int, int, int, int, int, int, bool]:
         """What decides the rest of the play: two positions with equal keys have the same

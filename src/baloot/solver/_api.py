@@ -6,6 +6,7 @@ import importlib
 import os
 from array import array
 from enum import Enum
+from functools import lru_cache
 from types import ModuleType
 from typing import Final
 
@@ -62,7 +63,7 @@ def search(
         return engine.values() if want_values else engine.value()
     if _fast is None:
         raise RuntimeError("the compiled search is not installed")
-    table = array("i", [v for t in problem.tables for v in t]).tobytes() if problem.score else b""
+    table = b"".join(_packed(t, problem.total) for t in problem.tables) if problem.score else b""
     found = _fast.solve(
         problem.hands,
         problem.trick,
@@ -92,6 +93,12 @@ def search(
         return [(card, bool(ekka), value) for card, ekka, value in found]
     assert isinstance(found, int)
     return found
+
+
+@lru_cache(maxsize=1024)
+def _packed(table: tuple[int, ...], total: int) -> bytes:
+    """A utility table as the compiled search reads it (zeros for a table left empty)."""
+    return array("i", table or (0,) * ((total + 1) * 3)).tobytes()
 
 
 def _for_team(problem: Problem, ns_value: int, team: int) -> int:

@@ -383,16 +383,20 @@ static int top_trump_points(const Ctx *c, const St *s, int team) {
     return points;
 }
 
-static int build_ranges(Ctx *c) {
+/* The ranges the search may ask from the start s: its outcome (any while trick 1 is on), trick
+ * flags that contain its own, NS points from its own on. */
+static int build_ranges(Ctx *c, const St *s) {
     int n = c->total + 1;
     size_t size = (size_t)3 * 4 * n * n;
     c->rmin = (int16_t *)malloc(size * sizeof(int16_t));
     c->rmax = (int16_t *)malloc(size * sizeof(int16_t));
     if (!c->rmin || !c->rmax) return -1;
     for (int o = 0; o < 3; o++) {
+        if (s->outcome >= 0 && o != s->outcome) continue;
         const int32_t *u = c->util + (size_t)o * n * 3;
         for (int f = 0; f < 4; f++) {
-            for (int a = 0; a < n; a++) {
+            if ((f & s->flags) != s->flags) continue;
+            for (int a = s->p; a < n; a++) {
                 int mn = INF, mx = -INF;
                 for (int b = a; b < n; b++) {
                     /* Neither team took every trick: any points; one team took them all:
@@ -815,7 +819,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
         if (PyErr_Occurred()) goto done;
     }
-    if (score && build_ranges(&c) < 0) {
+    if (score && build_ranges(&c, &s) < 0) {
         PyErr_NoMemory();
         goto done;
     }

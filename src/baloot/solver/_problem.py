@@ -91,12 +91,17 @@ class Problem:
         pending = 0
         outcome = -1
         if score:
-            tables = _tables(hand)
             if hand._trick_no > 0:
                 winner = hand._project_winner()
                 outcome = 0 if winner < 0 else 1 + (winner & 1)
+                reachable = {outcome}
             else:
                 declared, options, pending = _declarations(hand, root_declares)
+                reachable = {0} if max(declared) < 0 else set()
+                for seat in range(4):
+                    if declared[seat] >= 0 or pending >> seat & 1:
+                        reachable.add(1 + (seat & 1))
+            tables = _tables(hand, reachable)
         return cls(
             hands=hand._hands,
             trick=hand._trick,
@@ -121,13 +126,19 @@ class Problem:
         )
 
 
-def _tables(hand: Hand) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The utility table of each outcome of the declarations: nobody, NS or EW scores the
-    projects. What a team scores and who keeps Baloot are the engine's, as the result of a
-    played hand reads them (``_outcome.Results._played_result``)."""
+def _tables(
+    hand: Hand, reachable: set[int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The utility table of each outcome of the declarations that can still happen (the
+    others are left empty): nobody, NS or EW scores the projects. What a team scores and who
+    keeps Baloot are the engine's, as the result of a played hand reads them
+    (``_outcome.Results._played_result``)."""
     sun = hand._kind == SUN
-    found = []
-    for team in (None, Team.NS, Team.EW):
+    found: list[tuple[int, ...]] = []
+    for outcome, team in enumerate((None, Team.NS, Team.EW)):
+        if outcome not in reachable:
+            found.append(_NO_TABLE)
+            continue
         if team is None:
             points = raw = 0
             holder = hand._baloot_seat(-1)
