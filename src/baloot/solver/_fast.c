@@ -289,7 +289,6 @@ static inline size_t range_index(const Ctx *c, int outcome, int flags, int a, in
     return (((size_t)outcome * 4 + (size_t)flags) * n + (size_t)a) * n + (size_t)b;
 }
 
-/* The least and the most the hand can be worth once NS has p points and p + left at most. */
 /* The least and the most the hand can be worth once NS ends with a..b card points. */
 static inline void range(const Ctx *c, const St *s, int a, int b, int *lo, int *hi) {
     if (!c->score) {
@@ -314,6 +313,10 @@ static inline void sure_range(const Ctx *c, const St *s, int *a, int *b) {
     }
     *a = s->p + ns;
     *b = s->p + c->total - s->gone_pts - ew;
+    if (*a > *b) { /* cannot happen (the teams' sure cards are apart); kept safe anyway */
+        *a = s->p;
+        *b = s->p + c->total - s->gone_pts;
+    }
 }
 
 /* Card points the leader's team is sure to take from here: the leader leads its top trumps
