@@ -1,0 +1,142 @@
+"""Bids and doubles by simulation: for each call open to the seat, deal the unseen cards many
+ways, make the call, play the hand out, and take the call worth most to the match.
+
+Deals come from :meth:`WorldSampler.deal <baloot.bots.expert.support.WorldSampler.deal>`
+(consistent with the view) and are kept in proportion to how likely the others' calls make
+them (:func:`~baloot.bots.expert.inference.call_weight`). Every call is tried on the same
+deals, so that their differences are not noise of the deal. After the call, the rest of the
+auction, the doubling and the play are played by four heuristic bots, each from its own
+seat's view: quick, and as good a stand-in for the table as any. A hand's written score
+becomes match equity (:func:`~baloot.bots.expert.equity.equity`) from the totals before it,
+so the target of 152, a Sun double that the match score allows and the all-or-nothing of a
+Gahwa weigh as they should.
+
+Calls that the seat's cards make hopeless (far below any sound threshold) are not tried
+when only the choice is wanted, which keeps most decisions short.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from baloot.bots.driver import play_hand
+from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.equity import equity
+from baloot.bots.expert.inference import call_weight, hokum_strength, weighted_worlds
+from baloot.bots.expert.support import WorldSampler, current_clock
+from baloot.bots.heuristic import HeuristicBot
+from baloot.bots.heuristic.tuning import Thresholds
+from baloot.bots.heuristic.values import defence_value, hokum_value, sun_value
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import Card, Suit
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase
+from baloot.table.players import Bot
+from baloot.view.seat_view import SeatView
+
+#: A call whose hand value lies this far below the usual threshold is not tried.
+HOPELESS: Final = 4.0
+
+_T: Final = Thresholds()
+_TABLE: Final[dict[Seat, Bot]] = {seat: HeuristicBot() for seat in Seat}
+
+
+@dataclass(frozen=True, slots=True)
+class CallValue:
+    """What a call is worth on average over the deals: ``points``, the written score of the
+    hand for the seat's team less the other's; ``equity``, the chance to win the match."""
+
+    points: float
+    equity: float
+
+
+def call_values(
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    budget: Budget,
+    prune: bool = True,
+) -> dict[Action, CallValue]:
+    """The value of each call of ``legal`` (all of them unless ``prune`` leaves out the
+    hopeless ones) over ``budget.deals`` simulated deals."""
+    me = view.seat
+    assert me is not None
+    calls = [a for a in legal if not prune or not hopeless(view, a)]
+    if len(calls) <= 1 and prune:
+        return {a: CallValue(0.0, 0.5) for a in calls}
+    sampler = WorldSampler(view)
+    deals = weighted_worlds(
+        sampler.deal,
+        lambda world: call_weight(world, me),
+        rng,
+        budget.deals,
+        budget.deals * budget.pool,
+    )
+    ours, theirs = view.score_before[me.team], view.score_before[me.team.other]
+    points = dict.fromkeys(calls, 0.0)
+    equities = dict.fromkeys(calls, 0.0)
+    weight = 0
+    clock = current_clock()
+    for deal, count in deals:
+        for call in calls:
+            hand = deal.copy()
+            hand.apply(call)
+            play_hand(hand, _TABLE)
+            result = hand.result()
+            score = result.score or (0, 0)
+            mine, other = score[me.team], score[me.team.other]
+            points[call] += count * (mine - other)
+            if result.gahwa_winner is not None:
+                value = 1.0 if result.gahwa_winner == me.team else 0.0
+            else:
+                value = equity(ours + mine, theirs + other)
+            equities[call] += count * value
+        weight += count
+        if clock.expired():
+            break
+    weight = max(weight, 1)
+    return {c: CallValue(points[c] / weight, equities[c] / weight) for c in calls}
+
+
+def hopeless(view: SeatView, action: Action) -> bool:
+    """True when ``action`` is a call that ``view``'s cards are far too weak for."""
+    cards = list(view.cards)
+    verb = action.verb
+    phase = view.phase
+    if phase is Phase.DOUBLING:
+        contract = view.contract
+        if contract is None:
+            return False
+        trump = contract.trump
+        if verb is Verb.DOUBLE:
+            if trump is None:
+                return sun_value(cards) < _T.double_sun - HOPELESS
+            return defence_value(cards, trump) < _T.double_hokum - HOPELESS
+        if trump is not None and verb in (Verb.TRIPLE, Verb.GAHWA):
+            return hokum_value(cards, trump) < _T.triple_hokum - HOPELESS
+        if trump is not None and verb is Verb.FOUR:
+            return defence_value(cards, trump) < _T.four_hokum - HOPELESS
+        return False
+    six = [*cards, view.exposed]
+    if verb is Verb.SUN:
+        return sun_value(six) < _T.sun_bid - HOPELESS
+    if verb is Verb.ASHKAL:
+        return sun_value(cards) < _T.sun_bid - HOPELESS
+    if verb is Verb.HOKUM:
+        return _best_hokum(six, view) < _T.hokum_bid - HOPELESS
+    return False
+
+
+def _best_hokum(six: list[Card], view: SeatView) -> float:
+    if view.phase is Phase.BIDDING_ROUND_1:
+        return hokum_strength(six, view.exposed.suit)
+    return max(hokum_strength(six, s) for s in Suit if s != view.exposed.suit)
+
+
+def best_call(values: dict[Action, CallValue], legal: Sequence[Action]) -> Action:
+    """The call of most match equity, hand points breaking ties, the first legal on a tie."""
+    order = {a: i for i, a in enumerate(legal)}
+    return max(values, key=lambda a: (values[a].equity, values[a].points, -order[a]))
