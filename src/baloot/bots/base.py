@@ -34,10 +34,21 @@ class UnknownBotError(BalootError, LookupError):
 
 
 def _builtin() -> dict[str, BotFactory]:
+    from baloot.bots.expert import ExpertBot
     from baloot.bots.heuristic import HeuristicBot
+    from baloot.bots.ismcts import IsmctsBot
+    from baloot.bots.levels import easy, hard, medium
     from baloot.bots.random_bot import RandomBot
 
-    return {"random": RandomBot, "heuristic": HeuristicBot}
+    return {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+        "expert": ExpertBot,
+        "ismcts": IsmctsBot,
+        "easy": easy,
+        "medium": medium,
+        "hard": hard,
+    }
 
 
 def available_bots() -> dict[str, BotFactory]:

@@ -188,8 +188,22 @@ class Position:
     """A cheap mutable play state over ints and masks."""
 
     __slots__ = (
-        "hands", "trump", "locked", "plmt", "undertrump", "trick", "leader", "to_act",
-        "win_seat", "win_card", "ekka", "won", "ntricks", "trick_no", "gone", "stack",
+        "ekka",
+        "gone",
+        "hands",
+        "leader",
+        "locked",
+        "ntricks",
+        "plmt",
+        "stack",
+        "to_act",
+        "trick",
+        "trick_no",
+        "trump",
+        "undertrump",
+        "win_card",
+        "win_seat",
+        "won",
     )  # fmt: skip
 
     hands: list[int]

@@ -17,6 +17,7 @@ when only the choice is wanted, which keeps most decisions short.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,18 +40,24 @@ from baloot.view.seat_view import SeatView
 
 #: A call whose hand value lies this far below the usual threshold is not tried.
 HOPELESS: Final = 4.0
+#: How many standard errors a call must gain over the usual one to be preferred.
+CONFIDENCE: Final = 1.5
 
 _T: Final = Thresholds()
 _TABLE: Final[dict[Seat, Bot]] = {seat: HeuristicBot() for seat in Seat}
+_USUAL: Final = HeuristicBot()
 
 
 @dataclass(frozen=True, slots=True)
 class CallValue:
-    """What a call is worth on average over the deals: ``points``, the written score of the
-    hand for the seat's team less the other's; ``equity``, the chance to win the match."""
+    """What a call is worth over the deals: ``points``, the mean written score of the hand
+    for the seat's team less the other's; ``equity``, the mean chance to win the match;
+    ``equities``, the chance on each deal (in the order of the deals, each as many times as
+    it was kept), for paired comparisons between calls."""
 
     points: float
     equity: float
+    equities: tuple[float, ...] = ()
 
 
 def call_values(
@@ -77,8 +84,7 @@ def call_values(
     )
     ours, theirs = view.score_before[me.team], view.score_before[me.team.other]
     points = dict.fromkeys(calls, 0.0)
-    equities = dict.fromkeys(calls, 0.0)
-    weight = 0
+    equities: dict[Action, list[float]] = {call: [] for call in calls}
     clock = current_clock()
     for deal, count in deals:
         for call in calls:
@@ -93,12 +99,14 @@ def call_values(
                 value = 1.0 if result.gahwa_winner == me.team else 0.0
             else:
                 value = equity(ours + mine, theirs + other)
-            equities[call] += count * value
-        weight += count
+            equities[call].extend([value] * count)
         if clock.expired():
             break
-    weight = max(weight, 1)
-    return {c: CallValue(points[c] / weight, equities[c] / weight) for c in calls}
+    weight = max(1, len(equities[calls[0]]))
+    return {
+        c: CallValue(points[c] / weight, sum(equities[c]) / weight, tuple(equities[c]))
+        for c in calls
+    }
 
 
 def hopeless(view: SeatView, action: Action) -> bool:
@@ -136,7 +144,45 @@ def _best_hokum(six: list[Card], view: SeatView) -> float:
     return max(hokum_strength(six, s) for s in Suit if s != view.exposed.suit)
 
 
-def best_call(values: dict[Action, CallValue], legal: Sequence[Action]) -> Action:
-    """The call of most match equity, hand points breaking ties, the first legal on a tie."""
+def best_call(
+    values: dict[Action, CallValue], legal: Sequence[Action], usual: Action | None = None
+) -> Action:
+    """The call of most match equity. With a ``usual`` call (what sound bidding rules say),
+    another call must beat it by :data:`CONFIDENCE` standard errors of the paired difference
+    over the deals: the simulation overrules the rules only where it is sure, not on the
+    noise of a few dozen deals."""
     order = {a: i for i, a in enumerate(legal)}
-    return max(values, key=lambda a: (values[a].equity, values[a].points, -order[a]))
+    ranked = sorted(values, key=lambda a: (-values[a].equity, -values[a].points, order[a]))
+    if usual is None or usual not in values:
+        return ranked[0]
+    base = values[usual].equities
+    for call in ranked:
+        if call == usual:
+            return usual
+        if _paired_z(values[call].equities, base) > CONFIDENCE:
+            return call
+    return usual
+
+
+def _paired_z(these: Sequence[float], those: Sequence[float]) -> float:
+    """The mean of the paired differences over their standard error (0 without spread)."""
+    n = len(these)
+    if n < 2 or len(those) != n:
+        return 0.0
+    diffs = [a - b for a, b in zip(these, those, strict=True)]
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if spread <= 0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(spread / n)
+
+
+def decide_call(
+    view: SeatView, legal: Sequence[Action], rng: random.Random, budget: Budget
+) -> tuple[Action, dict[Action, CallValue]]:
+    """The call to make, with the values of the calls tried: the usual call of sound bidding
+    rules, unless the simulation is sure that another is worth more to the match
+    (:func:`best_call`)."""
+    usual = _USUAL.choose(view, legal)
+    values = call_values(view, legal, rng, budget)
+    return best_call(values, legal, usual), values

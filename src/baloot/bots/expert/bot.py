@@ -17,7 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from baloot.bots.expert.bidding import best_call, call_values
+from baloot.bots.expert.bidding import call_values, decide_call
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.play import declaration, play_values
 from baloot.core.actions import Action, Verb
@@ -34,12 +34,13 @@ class ExpertBot:
     ``points``/``score``/``auto``, ``score_from=N``. Everything it decides comes from its
     generator ``rng``: the same seed and the same views give the same actions.
 
-    - Bidding, trump naming and doubling: :func:`~baloot.bots.expert.bidding.call_values`,
-      the call of most match equity.
-    - Trick 1: declare the most project value it may (:func:`declaration`).
-    - Play: :func:`~baloot.bots.expert.play.play_values`, the card of most expected value;
-      between cards of equal value, the lower-ranked... the first in the engine's order,
-      with the Ekka word whenever it is offered for the chosen card.
+    - Bidding, trump naming and doubling: :func:`~baloot.bots.expert.bidding.decide_call`,
+      the usual call unless the simulation is sure another is worth more to the match.
+    - Trick 1: declare the most project value it may
+      (:func:`~baloot.bots.expert.play.declaration`).
+    - Play: :func:`~baloot.bots.expert.play.play_values`, the card of most expected value,
+      the first in the engine's order on a tie, with the Ekka word whenever it is offered
+      for that card.
     """
 
     name = "expert"
@@ -52,14 +53,22 @@ class ExpertBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The action of most expected value among ``legal`` in ``view``."""
+        return self.decide(view, legal)[0]
+
+    def decide(self, view: SeatView, legal: Sequence[Action]) -> tuple[Action, dict[Action, float]]:
+        """The action it chooses and the expected values it weighed (game points of the hand
+        for the seat's team, as :meth:`evaluate`; empty when nothing was to weigh: one legal
+        action, or a declaration, which it always makes)."""
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], {}
         if view.phase is Phase.PLAYING:
             declare = declaration(legal)
             if declare is not None:
-                return declare
-            return _best_play(play_values(view, legal, self.rng, self.budget), legal)
-        return best_call(call_values(view, legal, self.rng, self.budget), legal)
+                return declare, {}
+            values = play_values(view, legal, self.rng, self.budget)
+            return _best_play(values, legal), values
+        action, calls = decide_call(view, legal, self.rng, self.budget)
+        return action, {call: value.points for call, value in calls.items()}
 
     def evaluate(self, view: SeatView, legal: Sequence[Action]) -> dict[Action, float]:
         """The expected value of every action of ``legal`` in game points of the hand for the
@@ -74,12 +83,10 @@ class ExpertBot:
 def _best_play(values: dict[Action, float], legal: Sequence[Action]) -> Action:
     """The play of most value: the first in the engine's order on a tie, the Ekka word when
     it is offered for that card."""
-    best = max(values[a] for a in legal if a.verb is Verb.PLAY)
-    for action in legal:
-        if action.verb is Verb.PLAY and values[action] >= best - TIE:
-            chosen = action
-            break
-    for action in legal:
+    plays = [a for a in legal if a.verb is Verb.PLAY]
+    best = max(values[a] for a in plays)
+    chosen = next(a for a in plays if values[a] >= best - TIE)
+    for action in plays:
         if action.ekka and action.card == chosen.card and values[action] >= best - TIE:
             return action
     return chosen
