@@ -40,8 +40,6 @@ from baloot.view.seat_view import SeatView
 
 #: A call whose hand value lies this far below the usual threshold is not tried.
 HOPELESS: Final = 4.0
-#: How many standard errors a call must gain over the usual one to be preferred.
-CONFIDENCE: Final = 1.5
 
 _T: Final = Thresholds()
 _TABLE: Final[dict[Seat, Bot]] = {seat: HeuristicBot() for seat in Seat}
@@ -145,10 +143,13 @@ def _best_hokum(six: list[Card], view: SeatView) -> float:
 
 
 def best_call(
-    values: dict[Action, CallValue], legal: Sequence[Action], usual: Action | None = None
+    values: dict[Action, CallValue],
+    legal: Sequence[Action],
+    usual: Action | None = None,
+    confidence: float = 1.5,
 ) -> Action:
     """The call of most match equity. With a ``usual`` call (what sound bidding rules say),
-    another call must beat it by :data:`CONFIDENCE` standard errors of the paired difference
+    another call must beat it by ``confidence`` standard errors of the paired difference
     over the deals: the simulation overrules the rules only where it is sure, not on the
     noise of a few dozen deals."""
     order = {a: i for i, a in enumerate(legal)}
@@ -159,7 +160,7 @@ def best_call(
     for call in ranked:
         if call == usual:
             return usual
-        if _paired_z(values[call].equities, base) > CONFIDENCE:
+        if _paired_z(values[call].equities, base) > confidence:
             return call
     return usual
 
@@ -185,4 +186,4 @@ def decide_call(
     (:func:`best_call`)."""
     usual = _USUAL.choose(view, legal)
     values = call_values(view, legal, rng, budget)
-    return best_call(values, legal, usual), values
+    return best_call(values, legal, usual, budget.confidence), values

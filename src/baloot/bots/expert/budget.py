@@ -6,7 +6,7 @@ ceiling for live play. The defaults take about a second a decision on one core; 
 about a tenth of that.
 
 >>> Budget.of({})
-Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4)
+Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5)
 >>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
 (6, 'points')
 >>> Budget.of({"samples": "none"})
@@ -39,6 +39,7 @@ class Budget:
     pool: int = 3
     mode: str = "auto"
     score_from: int = 4
+    confidence: float = 1.5
 
     @classmethod
     def of(cls, options: Mapping[str, str]) -> Budget:
@@ -48,7 +49,7 @@ class Budget:
         for word, preset in PRESETS.items():
             if word in options:
                 budget = preset
-        changes: dict[str, int | str] = {}
+        changes: dict[str, int | float | str] = {}
         for key, value in options.items():
             if key in PRESETS:
                 continue
@@ -58,8 +59,10 @@ class Budget:
                 changes[key] = value
             elif key in ("samples", "deals", "pool", "score_from"):
                 changes[key] = _whole(key, value, 0 if key == "score_from" else 1)
+            elif key == "confidence":
+                changes[key] = _number(key, value)
             else:
-                known = ", ".join((*PRESETS, "samples", "deals", "pool", "mode", "score_from"))
+                known = ", ".join((*PRESETS, *FIELDS))
                 raise ValueError(f"unknown expert option {key!r} (known: {known})")
         return dataclasses.replace(budget, **changes)  # type: ignore[arg-type]
 
@@ -69,6 +72,19 @@ def _whole(key: str, text: str, least: int) -> int:
         raise ValueError(f"expert option {key} must be a whole number from {least}, not {text!r}")
     return int(text)
 
+
+def _number(key: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ValueError(f"expert option {key} must be a number from 0, not {text!r}")
+    return value
+
+
+#: The options that set a field of the budget.
+FIELDS: Final = ("samples", "deals", "pool", "mode", "score_from", "confidence")
 
 #: Named budgets: ``fast`` thinks about a tenth of the default.
 PRESETS: Final = {
