@@ -32,7 +32,7 @@ from baloot.bots.expert.bidding import decide_call
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
-from baloot.bots.expert.support import Position, WorldSampler, current_clock
+from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
 from baloot.core.actions import Action
 from baloot.core.cards import PLAIN_STRENGTH, TRUMP_STRENGTH
 from baloot.core.vocabulary import Phase
@@ -60,27 +60,21 @@ class Search:
 
     @classmethod
     def of(cls, options: Mapping[str, str]) -> Search:
-        """The settings ``options`` ask for (``fast`` for about a tenth of the default)."""
-        search = cls(iterations=250, worlds=12, deals=10) if "fast" in options else cls()
-        changes: dict[str, float | int] = {}
-        for key, text in options.items():
-            if key in ("fast", "default"):
-                continue
-            if key in ("iterations", "worlds", "deals"):
-                if not text.isdigit() or int(text) < 1:
-                    raise ValueError(f"ismcts option {key} must be a whole number from 1")
-                changes[key] = int(text)
-            elif key in ("explore", "greedy"):
-                try:
-                    changes[key] = float(text)
-                except ValueError:
-                    raise ValueError(f"ismcts option {key} must be a number") from None
-            else:
-                raise ValueError(
-                    f"unknown ismcts option {key!r} (known: fast, iterations, worlds, "
-                    "explore, greedy, deals)"
-                )
-        return replace(search, **changes)  # type: ignore[arg-type]
+        """The settings ``options`` ask for (``fast`` for about a tenth of the default); an
+        :class:`~baloot.bots.names.UnknownBotError` for anything else."""
+        given = (
+            options if isinstance(options, BotOptions) else BotOptions(options.items(), "ismcts")
+        )
+        given.check("fast", "default", "iterations", "worlds", "explore", "greedy", "deals")
+        search = cls(iterations=250, worlds=12, deals=10) if "fast" in given.words else cls()
+        return replace(
+            search,
+            iterations=given.integer("iterations", search.iterations, 1, 10**7),
+            worlds=given.integer("worlds", search.worlds, 1, 10_000),
+            explore=given.number("explore", search.explore, 0.0, 100.0),
+            greedy=given.number("greedy", search.greedy, 0.0, 1.0),
+            deals=given.integer("deals", search.deals, 1, 100_000),
+        )
 
 
 class _Node:

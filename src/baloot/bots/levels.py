@@ -1,6 +1,7 @@
 """Levels for players: ``easy``, ``medium`` and ``hard``, each a bot and a budget.
 
-The names stay the same while the bots behind them get stronger; docs/expert.md gives what
+A level takes no options: it *is* a budget. The names stay the same while the bots behind
+them get stronger; docs/expert.md gives what
 each one measured (thinking time and results in the duplicate arena). ``hard`` thinks at most
 about a second a decision, so that a trick against three bots never waits long.
 
@@ -40,16 +41,16 @@ def make_level(level: str, rng: random.Random) -> Bot:
     return bot
 
 
-def easy(rng: random.Random, options: Mapping[str, str] | None = None) -> Bot:
+def easy(rng: random.Random) -> Bot:
     """The ``easy`` level."""
     return make_level("easy", rng)
 
 
-def medium(rng: random.Random, options: Mapping[str, str] | None = None) -> Bot:
+def medium(rng: random.Random) -> Bot:
     """The ``medium`` level."""
     return make_level("medium", rng)
 
 
-def hard(rng: random.Random, options: Mapping[str, str] | None = None) -> Bot:
+def hard(rng: random.Random) -> Bot:
     """The ``hard`` level."""
     return make_level("hard", rng)

@@ -4,7 +4,6 @@ until those land: same names and signatures, simpler insides. Only ``support`` i
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from enum import Enum
 from typing import Final
 
@@ -19,8 +18,6 @@ from baloot.core.seats import Seat
 from baloot.core.vocabulary import ContractKind, Phase
 from baloot.view.seat_view import SeatView
 
-BotOptions = Mapping[str, str]
-
 _FIRST_DEAL: Final = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)
 PLAIN_POINTS: Final = (11, 4, 3, 2, 10, 0, 0, 0)
 TRUMP_POINTS: Final = (11, 4, 3, 20, 10, 14, 0, 0)
@@ -28,15 +25,6 @@ TRUMP_POINTS: Final = (11, 4, 3, 20, 10, 14, 0, 0)
 
 class InconsistentWorldError(BalootError, ValueError):
     """No deal fits the view."""
-
-
-class _Clock:
-    def expired(self) -> bool:
-        return False
-
-
-def current_clock() -> _Clock:
-    return _Clock()
 
 
 def _bits(mask: int) -> list[int]:

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from baloot.bots.driver import play_hand
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.equity import equity
 from baloot.bots.expert.inference import call_weight, hokum_strength, weighted_worlds
@@ -33,16 +32,15 @@ from baloot.bots.heuristic.tuning import Thresholds
 from baloot.bots.heuristic.values import defence_value, hokum_value, sun_value
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Card, Suit
-from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
-from baloot.table.players import Bot
+from baloot.table.players import bot_action
 from baloot.view.seat_view import SeatView
 
 #: A call whose hand value lies this far below the usual threshold is not tried.
 HOPELESS: Final = 4.0
 
 _T: Final = Thresholds()
-_TABLE: Final[dict[Seat, Bot]] = {seat: HeuristicBot() for seat in Seat}
+_TABLE: Final = HeuristicBot()
 _USUAL: Final = HeuristicBot()
 
 
@@ -88,7 +86,8 @@ def call_values(
         for call in calls:
             hand = deal.copy()
             hand.apply(call)
-            play_hand(hand, _TABLE)
+            while not hand.is_over:
+                hand.apply(bot_action(hand, _TABLE))
             result = hand.result()
             score = result.score or (0, 0)
             mine, other = score[me.team], score[me.team.other]

@@ -2,22 +2,23 @@
 (``baloot.view.worlds``), the double-dummy solver and the fast play state (``baloot.solver``,
 ``baloot.core.position``), the bot options and the decision clock (``baloot.bots``)."""
 
+from baloot.bots.clock import current_clock
 from baloot.bots.expert._interim import (
-    BotOptions,
     InconsistentWorldError,
     Mode,
     Position,
     WorldSampler,
     accelerated,
-    current_clock,
     values,
 )
+from baloot.bots.names import BotOptions, UnknownBotError
 
 __all__ = [
     "BotOptions",
     "InconsistentWorldError",
     "Mode",
     "Position",
+    "UnknownBotError",
     "WorldSampler",
     "accelerated",
     "current_clock",
