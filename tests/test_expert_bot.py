@@ -170,7 +170,9 @@ def test_resampling_keeps_the_likely_worlds() -> None:
     def draw(_: random.Random) -> Hand:
         return Hand.new(rng=random.Random(next(draws)))
 
-    kept = weighted_worlds(draw, lambda h: 1.0 if h.exposed.suit is Suit.HEARTS else 0.0, rng, 8, 40)
+    kept = weighted_worlds(
+        draw, lambda h: 1.0 if h.exposed.suit is Suit.HEARTS else 0.0, rng, 8, 40
+    )
     assert sum(count for _, count in kept) >= 8
     assert all(world.exposed.suit is Suit.HEARTS for world, _ in kept)
 
