@@ -25,7 +25,7 @@ from typing import Final
 
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.equity import equity
-from baloot.bots.expert.inference import call_weight, hokum_strength, weighted_worlds
+from baloot.bots.expert.inference import Evidence, hokum_strength, weighted_worlds
 from baloot.bots.expert.support import WorldSampler, current_clock
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.heuristic.tuning import Thresholds
@@ -73,7 +73,7 @@ def call_values(
     sampler = WorldSampler(view)
     deals = weighted_worlds(
         sampler.deal,
-        lambda world: call_weight(world, me),
+        Evidence(me, plays=False),
         rng,
         budget.deals,
         budget.deals * budget.pool,

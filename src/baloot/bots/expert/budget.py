@@ -29,7 +29,7 @@ from baloot.bots.expert.support import BotOptions, UnknownBotError
 #: points in the early tricks and the written score from trick ``score_from`` on.
 MODES: Final = ("points", "score", "auto")
 #: The options that set a field of the budget.
-FIELDS: Final = ("samples", "deals", "pool", "mode", "score_from", "confidence")
+FIELDS: Final = ("samples", "deals", "pool", "mode", "score_from", "confidence", "rollouts")
 _MOST: Final = 100_000
 
 
@@ -47,6 +47,7 @@ class Budget:
     mode: str = "auto"
     score_from: int = 4
     confidence: float = 1.5
+    rollouts: float = 0.0
 
     @classmethod
     def of(cls, options: Mapping[str, str], bot: str = "expert") -> Budget:
@@ -70,6 +71,7 @@ class Budget:
             mode=mode,
             score_from=given.integer("score_from", budget.score_from, 0, 8),
             confidence=given.number("confidence", budget.confidence, 0.0, 100.0),
+            rollouts=given.number("rollouts", budget.rollouts, 0.0, 1.0),
         )
 
 

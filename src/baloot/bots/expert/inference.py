@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from baloot.bots.heuristic.tuning import Thresholds
@@ -52,6 +53,7 @@ NO_HOKUM_SUIT: Final = 3.0
 WASTED_POINTS: Final = 0.55
 
 _T: Final = Thresholds()
+_FIRST_DEAL: Final = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)
 _BIDDING: Final = frozenset({Phase.BIDDING_ROUND_1, Phase.BIDDING_ROUND_2, Phase.BIDDING_ROUND_3})
 _PLAIN_POINTS: Final = (11, 4, 3, 2, 10, 0, 0, 0)
 _TRUMP_POINTS: Final = (11, 4, 3, 20, 10, 14, 0, 0)
@@ -72,13 +74,16 @@ def hokum_strength(cards: Sequence[Card], suit: Suit) -> float:
     return value
 
 
-def _call_margins(hand: Hand, seat: Seat, legal: Sequence[Action]) -> dict[Verb, float]:
-    """For each call open to ``seat`` now, how far its hand lies above that call's threshold."""
-    cards = list(hand.hand(seat))
-    verbs = {a.verb for a in legal}
+def _margins(
+    cards: Sequence[Card],
+    exposed: Card,
+    phase: Phase,
+    verbs: frozenset[Verb],
+    trump: Suit | None,
+) -> dict[Verb, float]:
+    """For each call among ``verbs``, how far ``cards`` lie above that call's threshold
+    (bidding: the first five, with the exposed card they would take; doubling: all eight)."""
     margins: dict[Verb, float] = {}
-    phase = hand.phase
-    exposed = hand.exposed
     if phase in _BIDDING:
         six = [*cards, exposed]
         if Verb.HOKUM in verbs:
@@ -92,10 +97,8 @@ def _call_margins(hand: Hand, seat: Seat, legal: Sequence[Action]) -> dict[Verb,
         if Verb.ASHKAL in verbs:
             margins[Verb.ASHKAL] = sun_value(cards) - _T.sun_bid
         return margins
-    contract = hand.contract
-    if phase is not Phase.DOUBLING or contract is None:
+    if phase is not Phase.DOUBLING:
         return margins
-    trump = contract.trump
     if Verb.DOUBLE in verbs:
         if trump is None:
             margins[Verb.DOUBLE] = sun_value(cards) - _T.double_sun
@@ -111,55 +114,184 @@ def _call_margins(hand: Hand, seat: Seat, legal: Sequence[Action]) -> dict[Verb,
     return margins
 
 
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of a seat with what its likelihood depends on besides the seat's cards: the
+    phase, the calls open to it, and the trump of the contract (doubling)."""
+
+    action: Action
+    phase: Phase
+    legal: tuple[Action, ...]
+    trump: Suit | None
+    silent: bool  # a take-over offer after the partner's own call: the answer tells nothing
+
+    @classmethod
+    def of(cls, hand: Hand, action: Action) -> Call:
+        """``action`` as the seat to act in ``hand`` would make it now."""
+        question = hand.question
+        silent = (
+            question is not None
+            and question.kind in (QuestionKind.TAKE_OVER_SUN, QuestionKind.TAKE_OVER_ASHKAL)
+            and question.about is not None
+            and question.about.team == action.seat.team
+        )
+        contract = hand.contract
+        trump = contract.trump if contract is not None else None
+        return cls(action, hand.phase, hand.legal_actions(), trump, silent)
+
+    def likelihood(self, cards: Sequence[Card], exposed: Card) -> float:
+        """How likely a seat holding ``cards`` makes this call."""
+        if self.silent:
+            return 1.0
+        action = self.action
+        if self.phase is Phase.TRUMP_NAMING:
+            return self._naming(cards, exposed)
+        verbs = frozenset(a.verb for a in self.legal)
+        margins = _margins(cards, exposed, self.phase, verbs, self.trump)
+        if not margins:
+            return 1.0
+        if action.verb is Verb.PASS:
+            return likelihood(-max(margins.values()))
+        margin = margins.get(action.verb)
+        return 1.0 if margin is None else likelihood(margin)
+
+    def _naming(self, cards: Sequence[Card], exposed: Card) -> float:
+        """The trump named (or Sun instead) against the best of the other choices."""
+        six = [*cards, exposed]
+        worth: dict[Action, float] = {}
+        for option in self.legal:
+            if option.suit is not None:
+                worth[option] = hokum_strength(six, option.suit) - _T.hokum_bid
+            elif option.verb is Verb.SUN:
+                worth[option] = sun_value(six) - _T.sun_bid
+        if self.action not in worth or len(worth) < 2:
+            return 1.0
+        best_other = max(v for a, v in worth.items() if a != self.action)
+        return likelihood(worth[self.action] - best_other)
+
+
 def call_likelihood(hand: Hand, action: Action) -> float:
     """How likely the seat to act in ``hand`` makes the call ``action``, given its cards."""
-    seat = action.seat
-    legal = hand.legal_actions()
-    question = hand.question
-    if (
-        question is not None
-        and question.kind in (QuestionKind.TAKE_OVER_SUN, QuestionKind.TAKE_OVER_ASHKAL)
-        and question.about is not None
-        and question.about.team == seat.team
-    ):
-        return 1.0  # nobody takes a call from the partner: the answer tells nothing
-    if hand.phase is Phase.TRUMP_NAMING:
-        return _naming_likelihood(hand, action, legal)
-    margins = _call_margins(hand, seat, legal)
-    if not margins:
-        return 1.0
-    if action.verb is Verb.PASS:
-        return likelihood(-max(margins.values()))
-    margin = margins.get(action.verb)
-    return 1.0 if margin is None else likelihood(margin)
+    return Call.of(hand, action).likelihood(list(hand.hand(action.seat)), hand.exposed)
 
 
-def _naming_likelihood(hand: Hand, action: Action, legal: Sequence[Action]) -> float:
-    """The trump named (or Sun instead) against the best of the other choices."""
-    six = [*hand.hand(action.seat), hand.exposed]
-    worth: dict[Action, float] = {}
-    for option in legal:
-        if option.suit is not None:
-            worth[option] = hokum_strength(six, option.suit) - _T.hokum_bid
-        elif option.verb is Verb.SUN:
-            worth[option] = sun_value(six) - _T.sun_bid
-    if action not in worth or len(worth) < 2:
-        return 1.0
-    best_other = max(v for a, v in worth.items() if a != action)
-    return likelihood(worth[action] - best_other)
-
-
-def call_weight(world: Hand, me: Seat) -> float:
-    """The likelihood of every call of the other seats (bidding and doubling) in ``world``, a
-    full deal, given their cards there: the auction is replayed on the world's deck."""
+def calls_of(world: Hand, me: Seat) -> tuple[Call, ...]:
+    """The calls of the other seats (bidding and doubling) in ``world``, replayed on its
+    deck: what they depend on is public, so it is read once for all the worlds of a view."""
     replay = Hand.from_deck(list(world.deck), world.dealer, world.rules, world.score_before)
-    weight = 1.0
+    calls = []
     for action in world.actions:
         if action.verb is Verb.PLAY or action.verb is Verb.DECLARE:
             break
         if action.seat != me:
-            weight *= call_likelihood(replay, action)
+            calls.append(Call.of(replay, action))
         replay.apply(action)
+    return tuple(calls)
+
+
+def first_five(world: Hand, seat: Seat) -> list[Card]:
+    """The five cards ``seat`` was dealt first in ``world`` (R3.2), read off its deck."""
+    deck = world.deck
+    p1 = (int(world.dealer) + 1) & 3
+    return [deck[i] for i, place in enumerate(_FIRST_DEAL) if (p1 + place) & 3 == seat]
+
+
+def calls_weight(world: Hand, calls: Sequence[Call]) -> float:
+    """The likelihood of ``calls`` given the cards of their seats in ``world``."""
+    weight = 1.0
+    exposed = world.exposed
+    for call in calls:
+        seat = call.action.seat
+        if call.phase is Phase.DOUBLING:
+            cards = list(world.full_hand(seat))
+        else:
+            cards = first_five(world, seat)
+        weight *= call.likelihood(cards, exposed)
+    return weight
+
+
+def call_weight(world: Hand, me: Seat) -> float:
+    """The likelihood of every call of the other seats in ``world``, a full deal, given
+    their cards there."""
+    return calls_weight(world, calls_of(world, me))
+
+
+@dataclass(frozen=True, slots=True)
+class _Follow:
+    """A follow that gave points to the other side: what the seat could have played instead
+    depends on its hidden cards, the rest is public."""
+
+    seat: int
+    before: tuple[int, ...]
+    win_card: int
+    ekka: bool
+    gone: int  # the cards the seat played before this trick
+    cheaper: int  # the cards of the suit worth fewer points than the one it played
+
+
+def follows_of(world: Hand, me: Seat) -> tuple[_Follow, ...]:
+    """The telling follows of the other seats in ``world``'s play so far (see
+    :func:`play_weight`)."""
+    contract = world.contract
+    if contract is None:
+        return ()
+    trump = -1 if contract.trump is None else int(contract.trump)
+    played = [0, 0, 0, 0]
+    found = []
+    for trick in world.tricks():
+        lead = trick.plays[0]
+        cards = [c.index for c in trick.cards]
+        win_seat, win_card = int(lead.seat), cards[0]
+        for place in range(1, len(cards)):
+            s, card = int(trick.plays[place].seat), cards[place]
+            points = _points(card, trump)
+            new_seat, _ = _beat(win_seat, win_card, s, card, trump)
+            if (
+                s != me
+                and (win_seat ^ s) & 1
+                and card >> 3 == cards[0] >> 3
+                and points
+                and new_seat != s
+            ):
+                suit = card >> 3
+                cheaper = sum(
+                    1 << c
+                    for c in range(suit * 8, suit * 8 + 8)
+                    if c != card and _points(c, trump) < points
+                )
+                found.append(
+                    _Follow(s, tuple(cards[:place]), win_card, lead.ekka, played[s], cheaper)
+                )
+            win_seat, win_card = _beat(win_seat, win_card, s, card, trump)
+        for play, card in zip(trick.plays, cards, strict=True):
+            played[play.seat] |= 1 << card
+    return tuple(found)
+
+
+def follows_weight(world: Hand, follows: Sequence[_Follow]) -> float:
+    """:data:`WASTED_POINTS` for each of ``follows`` where a cheaper card was legal in
+    ``world``."""
+    contract = world.contract
+    if contract is None or not follows:
+        return 1.0
+    trump = -1 if contract.trump is None else int(contract.trump)
+    rules = world.rules
+    weight = 1.0
+    for follow in follows:
+        held = world.full_hand(Seat(follow.seat)).mask & ~follow.gone
+        legal = play_mask(
+            held,
+            follow.before,
+            True,
+            follow.win_card,
+            follow.ekka,
+            trump,
+            contract.locked,
+            rules.partner_led_must_trump,
+            rules.must_undertrump,
+        )
+        if legal & follow.cheaper:
+            weight *= WASTED_POINTS
     return weight
 
 
@@ -168,47 +300,7 @@ def play_weight(world: Hand, me: Seat) -> float:
     followed suit to a trick the other side was winning, with a card worth points that did
     not take the lead, while a cheaper card of the suit was legal for it, would usually have
     kept its points: :data:`WASTED_POINTS` for each such play."""
-    contract = world.contract
-    if contract is None:
-        return 1.0
-    trump = -1 if contract.trump is None else int(contract.trump)
-    rules = world.rules
-    plays_so_far = [0, 0, 0, 0]
-    full = [world.full_hand(s).mask for s in Seat]
-    weight = 1.0
-    for trick in world.tricks():
-        lead = trick.plays[0]
-        cards = [c.index for c in trick.cards]
-        win_seat, win_card = int(lead.seat), cards[0]
-        for play, card in zip(trick.plays[1:], cards[1:], strict=False):
-            s = int(play.seat)
-            opponent_winning = bool((win_seat ^ s) & 1)
-            before = tuple(cards[: cards.index(card)])
-            if s != me and opponent_winning and card >> 3 == cards[0] >> 3:
-                points = _points(card, trump)
-                new_seat, _ = _beat(win_seat, win_card, s, card, trump)
-                if points and new_seat != s:
-                    held = full[s] & ~plays_so_far[s]
-                    legal = play_mask(
-                        held,
-                        before,
-                        True,
-                        win_card,
-                        lead.ekka,
-                        trump,
-                        contract.locked,
-                        rules.partner_led_must_trump,
-                        rules.must_undertrump,
-                    )
-                    if any(
-                        legal >> c & 1 and c >> 3 == card >> 3 and _points(c, trump) < points
-                        for c in range(32)
-                    ):
-                        weight *= WASTED_POINTS
-            win_seat, win_card = _beat(win_seat, win_card, s, card, trump)
-        for play, card in zip(trick.plays, cards, strict=True):
-            plays_so_far[play.seat] |= 1 << card
-    return weight
+    return follows_weight(world, follows_of(world, me))
 
 
 def _points(card: int, trump: int) -> int:
@@ -267,16 +359,29 @@ def weighted_worlds(
     return kept
 
 
+class Evidence:
+    """The importance weight of a world for one seat: the likelihood of the others' calls
+    and telling plays given their cards in it. What those depend on besides the cards is read
+    from the first world weighed and kept for the others (the worlds of one view share their
+    public history)."""
+
+    def __init__(self, me: Seat, plays: bool = True) -> None:
+        self.me = me
+        self.plays = plays
+        self._calls: tuple[Call, ...] | None = None
+        self._follows: tuple[_Follow, ...] = ()
+
+    def __call__(self, world: Hand) -> float:
+        calls = self._calls
+        if calls is None:
+            calls = self._calls = calls_of(world, self.me)
+            if self.plays:
+                self._follows = follows_of(world, self.me)
+        return calls_weight(world, calls) * follows_weight(world, self._follows)
+
+
 def view_worlds_weigh(view: SeatView) -> Weigh:
-    """The importance weight of a world for ``view``'s seat: its calls and telling plays."""
+    """The importance weight of a world for ``view``'s seat (:class:`Evidence`)."""
     me = view.seat
     assert me is not None
-    playing = view.phase is Phase.PLAYING
-
-    def weigh(world: Hand) -> float:
-        weight = call_weight(world, me)
-        if playing:
-            weight *= play_weight(world, me)
-        return weight
-
-    return weigh
+    return Evidence(me, plays=view.phase is Phase.PLAYING)

@@ -18,8 +18,12 @@ from typing import Final
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.support import Mode, WorldSampler, current_clock, values
+from baloot.bots.heuristic import HeuristicBot
 from baloot.core.actions import Action, Verb
+from baloot.core.hand import Hand
+from baloot.core.seats import Team
 from baloot.core.vocabulary import Level
+from baloot.table.players import bot_action
 from baloot.view.seat_view import SeatView
 
 #: Game points of a hand per card point (16 of 162 in Hokum, 26 of 130 in Sun), to put
@@ -28,6 +32,7 @@ HOKUM_RATE: Final = 16 / 162
 SUN_RATE: Final = 26 / 130
 #: Weight of card points when they only break the ties of the written score.
 TIE_BREAK: Final = 1e-3
+_ROLLOUT: Final = HeuristicBot()
 
 
 def declaration(legal: Sequence[Action]) -> Action | None:
@@ -64,17 +69,44 @@ def play_values(
     totals = dict.fromkeys(legal, 0.0)
     weight = 0
     clock = current_clock()
+    plays = [a for a in legal if a.verb is Verb.PLAY]
+    mixed = budget.rollouts
     for world, count in worlds:
-        if score:
-            solved = values(world, Mode.SCORE)
-            for action in legal:
-                totals[action] += count * solved[action]
-        if points:
-            solved = values(world, Mode.POINTS)
-            scale = TIE_BREAK if score else rate
-            for action in legal:
-                totals[action] += count * scale * solved[action]
+        if mixed:
+            for action in plays:
+                totals[action] += count * mixed * rollout(world, action)
+        if mixed < 1:
+            part = count * (1 - mixed)
+            if score:
+                solved = values(world, Mode.SCORE)
+                for action in legal:
+                    totals[action] += part * solved[action]
+            if points:
+                solved = values(world, Mode.POINTS)
+                scale = TIE_BREAK if score else rate
+                for action in legal:
+                    totals[action] += part * scale * solved[action]
         weight += count
         if clock.expired():
             break
+    if mixed == 1 and plays:
+        best = max(totals[a] for a in plays)
+        for action in legal:
+            if action.verb is Verb.DECLARE:
+                totals[action] = best  # it declares, then plays its best card
     return {action: total / max(weight, 1) for action, total in totals.items()}
+
+
+def rollout(world: Hand, action: Action) -> float:
+    """The written score of ``world`` for the team of the seat to act (its score less the
+    other's, card points breaking ties) when it plays ``action`` and the heuristic bot plays
+    the rest from each seat's own view."""
+    team = world.to_act.team if world.to_act is not None else Team.NS
+    hand = world.copy()
+    hand.apply(action)
+    while not hand.is_over:
+        hand.apply(bot_action(hand, _ROLLOUT))
+    result = hand.result()
+    score = result.score or (0, 0)
+    points = result.card_points
+    return score[team] - score[team.other] + TIE_BREAK * (points[team] - points[team.other])
