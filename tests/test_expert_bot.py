@@ -15,9 +15,9 @@ from helpers import act, bid, build_deck, end_doubling, hokum_hand, new_hand, pl
 from baloot import Hand, Phase, Rules, Seat, Suit, Verb
 from baloot.bots import play_hand
 from baloot.bots.arena import ArenaConfig, run_arena
-from baloot.bots.base import make_bot
+from baloot.bots.base import make_bot, registered
 from baloot.bots.expert import Budget, ExpertBot
-from baloot.bots.expert.bidding import best_call, CallValue
+from baloot.bots.expert.bidding import CallValue, best_call
 from baloot.bots.expert.equity import equity
 from baloot.bots.expert.inference import (
     call_likelihood,
@@ -28,6 +28,7 @@ from baloot.bots.expert.inference import (
     weighted_worlds,
 )
 from baloot.bots.expert.support import WorldSampler
+from baloot.bots.names import UnknownBotError
 from baloot.core.actions import Action
 from baloot.view.seat_view import SeatView
 
@@ -209,11 +210,11 @@ def test_kawesh_is_taken_over_a_hand_of_sevens_eights_and_nines() -> None:
 def test_budget_options_and_their_errors() -> None:
     assert Budget.of({"fast": "", "samples": "9"}).samples == 9
     assert Budget.of({"mode": "score"}).mode == "score"
-    with pytest.raises(ValueError, match="unknown expert option 'fast2'"):
+    with pytest.raises(UnknownBotError, match="has no option 'fast2'"):
         Budget.of({"fast2": ""})
-    with pytest.raises(ValueError, match="mode must be one of points, score, auto"):
-        Budget.of({"mode": "best"})
-    with pytest.raises(ValueError, match="samples must be a whole number from 1"):
+    with pytest.raises(UnknownBotError, match="mode takes points, score, auto"):
+        make_bot("expert:mode=best", random.Random(1))
+    with pytest.raises(UnknownBotError, match="samples takes a whole number from 1"):
         ExpertBot(random.Random(1), {"samples": "0"})
 
 
@@ -231,17 +232,12 @@ def test_match_equity_follows_the_totals() -> None:
 
 
 def test_it_beats_random_and_holds_its_own_against_heuristic() -> None:
-    import baloot.bots.arena as arena
-
-    def make(name: str, rng: random.Random) -> object:
-        return tiny(rng.randrange(1 << 30)) if name == "tiny" else make_bot(name, rng)
-
-    original = arena.make_bot
-    arena.make_bot = make  # type: ignore[assignment]
-    try:
-        against_random = run_arena(ArenaConfig("tiny", "random", pairs=3, seed=2, hands=True))
-        against_heuristic = run_arena(ArenaConfig("tiny", "heuristic", pairs=6, seed=2, hands=True))
-    finally:
-        arena.make_bot = original
+    with registered({"tiny-expert": lambda rng, options: tiny(rng.randrange(1 << 30))}):
+        against_random = run_arena(
+            ArenaConfig("tiny-expert", "random", pairs=3, seed=2, hands=True)
+        )
+        against_heuristic = run_arena(
+            ArenaConfig("tiny-expert", "heuristic", pairs=6, seed=2, hands=True)
+        )
     assert against_random.points_per_hand()[0] > 5
     assert against_heuristic.points_per_hand()[0] > -4
