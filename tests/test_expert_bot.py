@@ -18,15 +18,10 @@ from baloot.bots.arena import ArenaConfig, run_arena
 from baloot.bots.base import make_bot, registered
 from baloot.bots.expert import Budget, ExpertBot
 from baloot.bots.expert.bidding import CallValue, best_call
+from baloot.bots.expert.calls import call_likelihood, call_weight, likelihood
 from baloot.bots.expert.equity import equity
-from baloot.bots.expert.inference import (
-    call_likelihood,
-    call_weight,
-    likelihood,
-    play_weight,
-    view_worlds_weigh,
-    weighted_worlds,
-)
+from baloot.bots.expert.follows import play_weight
+from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.support import WorldSampler
 from baloot.bots.names import UnknownBotError
 from baloot.core.actions import Action

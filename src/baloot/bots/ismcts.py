@@ -26,7 +26,6 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
 
 from baloot.bots.expert.bidding import decide_call
 from baloot.bots.expert.budget import Budget
@@ -34,12 +33,9 @@ from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
 from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
 from baloot.core.actions import Action
-from baloot.core.cards import PLAIN_STRENGTH, TRUMP_STRENGTH
+from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
 from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
-
-_PLAIN_POINTS: Final = (11, 4, 3, 2, 10, 0, 0, 0)
-_TRUMP_POINTS: Final = (11, 4, 3, 20, 10, 14, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +242,7 @@ def _rank(card: int, trump: int) -> int:
 
 
 def _points(card: int, trump: int) -> int:
-    return (_TRUMP_POINTS if card >> 3 == trump else _PLAIN_POINTS)[card & 7]
+    return (TRUMP_POINTS if card >> 3 == trump else PLAIN_POINTS)[card & 7]
 
 
 def _bits(mask: int) -> list[int]:

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.calls import hokum_strength
 from baloot.bots.expert.equity import equity
-from baloot.bots.expert.inference import Evidence, hokum_strength, weighted_worlds
+from baloot.bots.expert.inference import Evidence, weighted_worlds
 from baloot.bots.expert.support import WorldSampler, current_clock
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.heuristic.tuning import Thresholds
