@@ -6,7 +6,7 @@ live play. The defaults take about a second a decision on one core; ``fast`` abo
 that.
 
 >>> Budget.of({})
-Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5)
+Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5, rollouts=0.0)
 >>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
 (6, 'points')
 >>> Budget.of({"samples": "none"})

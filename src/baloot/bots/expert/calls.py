@@ -7,7 +7,7 @@ of :mod:`baloot.bots.heuristic.values` (any sound player bids on much the same s
 lies above the usual threshold for that call (below, for a pass).
 
 >>> round(likelihood(0.0), 2), round(likelihood(5.0), 2), round(likelihood(-5.0), 2)
-(0.54, 0.98, 0.1)
+(0.54, 0.97, 0.11)
 """
 
 from __future__ import annotations
