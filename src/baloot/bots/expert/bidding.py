@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Final
 
 from baloot.bots.expert.budget import Budget
@@ -42,7 +43,6 @@ HOPELESS: Final = 4.0
 
 _T: Final = Thresholds()
 _TABLE: Final = HeuristicBot()
-_USUAL: Final = HeuristicBot()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +184,15 @@ def decide_call(
     """The call to make, with the values of the calls tried: the usual call of sound bidding
     rules, unless the simulation is sure that another is worth more to the match
     (:func:`best_call`)."""
-    usual = _USUAL.choose(view, legal)
+    usual = _usual(budget.bolder).choose(view, legal)
     values = call_values(view, legal, rng, budget)
     return best_call(values, legal, usual, budget.confidence), values
+
+
+@cache
+def _usual(bolder: float) -> HeuristicBot:
+    """The heuristic bot that gives the usual call, its bidding thresholds ``bolder`` lower."""
+    t = Thresholds()
+    return HeuristicBot(
+        thresholds=replace(t, hokum_bid=t.hokum_bid - bolder, sun_bid=t.sun_bid - bolder)
+    )

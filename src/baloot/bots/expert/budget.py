@@ -6,7 +6,8 @@ live play. The defaults take about a second a decision on one core; ``fast`` abo
 that.
 
 >>> Budget.of({})
-Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5, rollouts=0.0)
+Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5, rollouts=0.0, \
+bolder=0.0)
 >>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
 (6, 'points')
 >>> Budget.of({"samples": "none"})
@@ -29,7 +30,16 @@ from baloot.bots.expert.support import BotOptions, UnknownBotError
 #: points in the early tricks and the written score from trick ``score_from`` on.
 MODES: Final = ("points", "score", "auto")
 #: The options that set a field of the budget.
-FIELDS: Final = ("samples", "deals", "pool", "mode", "score_from", "confidence", "rollouts")
+FIELDS: Final = (
+    "samples",
+    "deals",
+    "pool",
+    "mode",
+    "score_from",
+    "confidence",
+    "rollouts",
+    "bolder",
+)
 _MOST: Final = 100_000
 
 
@@ -48,6 +58,7 @@ class Budget:
     score_from: int = 4
     confidence: float = 1.5
     rollouts: float = 0.0
+    bolder: float = 0.0
 
     @classmethod
     def of(cls, options: Mapping[str, str], bot: str = "expert") -> Budget:
@@ -72,6 +83,7 @@ class Budget:
             score_from=given.integer("score_from", budget.score_from, 0, 8),
             confidence=given.number("confidence", budget.confidence, 0.0, 100.0),
             rollouts=given.number("rollouts", budget.rollouts, 0.0, 1.0),
+            bolder=given.number("bolder", budget.bolder, -5.0, 5.0),
         )
 
 
