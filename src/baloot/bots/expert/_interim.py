@@ -7,160 +7,16 @@ import random
 from enum import Enum
 from typing import Final
 
-from baloot.bots.heuristic.knowledge import read_knowledge
 from baloot.core import _lookup as T
 from baloot.core._play import play_mask
 from baloot.core.actions import Action, Verb
-from baloot.core.cards import CARDS, CardSet
-from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
-from baloot.core.vocabulary import ContractKind, Phase
-from baloot.view.seat_view import SeatView
+from baloot.core.vocabulary import ContractKind
 
 _FIRST_DEAL: Final = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)
 PLAIN_POINTS: Final = (11, 4, 3, 2, 10, 0, 0, 0)
 TRUMP_POINTS: Final = (11, 4, 3, 20, 10, 14, 0, 0)
-
-
-class InconsistentWorldError(BalootError, ValueError):
-    """No deal fits the view."""
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class WorldSampler:
-    def __init__(self, view: SeatView) -> None:
-        if view.seat is None:
-            raise ValueError("a seat's view")
-        self.view = view
-        self.me = view.seat
-        self.playing = view.phase in (Phase.PLAYING, Phase.OVER) or view.phase is Phase.DOUBLING
-        if view.phase is Phase.PLAYING:
-            possible = list(read_knowledge(view).possible)
-        else:
-            unseen = view.unseen.mask
-            possible = [0 if s == self.me else unseen for s in Seat]
-            if view.taker is not None and view.taker != self.me:
-                for s in Seat:
-                    if s != view.taker:
-                        possible[s] &= ~view.exposed.bit
-        self.possible = possible
-
-    def sample(self, rng: random.Random) -> dict[Seat, CardSet]:
-        for _ in range(200):
-            got = self._try(rng)
-            if got is not None:
-                return {s: CardSet(m) for s, m in got.items()}
-        raise InconsistentWorldError("no consistent world")
-
-    def _try(self, rng: random.Random) -> dict[Seat, int] | None:
-        view = self.view
-        others = [s for s in Seat if s != self.me]
-        need = {s: view.held[s] for s in others}
-        cards = _bits(view.unseen.mask)
-        rng.shuffle(cards)
-        cards.sort(key=lambda c: sum(1 for s in others if self.possible[s] >> c & 1))
-        got = {s: 0 for s in others}
-        for c in cards:
-            options = [s for s in others if need[s] and self.possible[s] >> c & 1]
-            if not options:
-                return None
-            total = sum(need[s] for s in options)
-            pick = rng.randrange(total)
-            for s in options:
-                pick -= need[s]
-                if pick < 0:
-                    got[s] |= 1 << c
-                    need[s] -= 1
-                    break
-        return got
-
-    def world(self, rng: random.Random) -> Hand:
-        for _ in range(200):
-            hidden = self._try(rng)
-            if hidden is None:
-                continue
-            hand = self._build({s: m for s, m in hidden.items()}, rng)
-            if hand is not None:
-                return hand
-        raise InconsistentWorldError("no consistent world")
-
-    def deal(self, rng: random.Random) -> Hand:
-        view = self.view
-        if view.phase in (Phase.PLAYING, Phase.DOUBLING):
-            return self.world(rng)
-        for _ in range(200):
-            hand = self._build_bidding(rng)
-            if hand is not None:
-                return hand
-        raise InconsistentWorldError("no consistent deal")
-
-    def _build_bidding(self, rng: random.Random) -> Hand | None:
-        view = self.view
-        dealer = int(view.dealer)
-        p1 = (dealer + 1) & 3
-        rest = _bits(view.unseen.mask)
-        rng.shuffle(rest)
-        mine = _bits(view.cards.mask)
-        first5: list[list[int]] = [[], [], [], []]
-        first5[self.me] = mine
-        for s in Seat:
-            if s != self.me:
-                first5[s] = [rest.pop() for _ in range(5)]
-        deck = self._deck(first5, view.exposed.index, rest, p1)
-        return self._replay(deck)
-
-    def _deck(self, first5: list[list[int]], exposed: int, rest: list[int], p1: int) -> list[int]:
-        deck = [0] * 20
-        taken = [0, 0, 0, 0]
-        for pos, place in enumerate(_FIRST_DEAL):
-            s = (p1 + place) & 3
-            deck[pos] = first5[s][taken[s]]
-            taken[s] += 1
-        return [*deck, exposed, *rest]
-
-    def _build(self, hidden: dict[Seat, int], rng: random.Random) -> Hand | None:
-        view = self.view
-        dealer = int(view.dealer)
-        p1 = (dealer + 1) & 3
-        played = [0, 0, 0, 0]
-        for trick in view.tricks:
-            for play in trick.plays:
-                assert play.card is not None
-                played[play.seat] |= play.card.bit
-        full = [0, 0, 0, 0]
-        for s in Seat:
-            full[s] = (view.cards.mask if s == self.me else hidden[s]) | played[s]
-        taker = view.taker
-        assert taker is not None
-        exposed = view.exposed.index
-        first5: list[list[int]] = [[], [], [], []]
-        comp: list[list[int]] = [[], [], [], []]
-        for s in Seat:
-            cards = _bits(full[s] & ~(1 << exposed))
-            rng.shuffle(cards)
-            first5[s] = cards[:5]
-            comp[s] = cards[5:]
-        rest = [c for place in range(4) for c in comp[(p1 + place) & 3]]
-        return self._replay(self._deck(first5, exposed, rest, p1))
-
-    def _replay(self, deck: list[int]) -> Hand | None:
-        view = self.view
-        hand = Hand.from_deck([CARDS[i] for i in deck], view.dealer, view.rules, view.score_before)
-        try:
-            for action in view.actions:
-                hand.apply(action)
-        except BalootError:
-            return None
-        return hand
 
 
 class Mode(Enum):
