@@ -5,11 +5,10 @@ for the same seed; the clock (:func:`~baloot.bots.clock.current_clock`) is only 
 live play. The defaults take about a second a decision on one core; ``fast`` about a tenth of
 that.
 
->>> Budget.of({})
-Budget(samples=40, deals=48, pool=3, mode='auto', score_from=4, confidence=1.5, rollouts=0.0, \
-bolder=0.0)
+>>> Budget.of({}).samples, Budget.of({}).first
+(40, 24)
 >>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
-(6, 'points')
+(20, 'points')
 >>> Budget.of({"samples": "none"})
 Traceback (most recent call last):
 ...
@@ -45,13 +44,15 @@ _MOST: Final = 100_000
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """``samples`` worlds solved for a card; ``deals`` deals played out for a bid or a
+    """``samples`` worlds solved for a card (``first`` in the first trick, where a world
+    costs ten times as much to solve); ``deals`` deals played out for a bid or a
     double; ``pool`` worlds drawn for each one kept (the calls and plays of the others pick
     the likely ones); ``mode`` what the solver maximises (:data:`MODES`); ``score_from``
     the first trick (0-based) played for the written score in ``auto`` mode; ``confidence``
     how many standard errors a call must gain over the usual call to be preferred."""
 
     samples: int = 40
+    first: int = 24
     deals: int = 48
     pool: int = 3
     mode: str = "auto"
@@ -77,6 +78,7 @@ class Budget:
         return dataclasses.replace(
             budget,
             samples=given.integer("samples", budget.samples, 1, _MOST),
+            first=given.integer("first", budget.first, 1, _MOST),
             deals=given.integer("deals", budget.deals, 1, _MOST),
             pool=given.integer("pool", budget.pool, 1, 100),
             mode=mode,
@@ -90,5 +92,5 @@ class Budget:
 #: Named budgets: ``fast`` thinks about a tenth of the default.
 PRESETS: Final = {
     "default": Budget(),
-    "fast": Budget(samples=6, deals=10, pool=2),
+    "fast": Budget(samples=20, first=5, deals=10, pool=2),
 }

@@ -48,16 +48,13 @@ def play_values(
     view: SeatView, legal: Sequence[Action], rng: random.Random, budget: Budget
 ) -> dict[Action, float]:
     """The expected value of each legal action in the play, in game points of the hand for
-    the seat's team, over ``budget.samples`` sampled worlds."""
+    the seat's team, over ``budget.samples`` sampled worlds (``budget.first`` in trick 1)."""
     contract = view.contract
     assert contract is not None
+    count = budget.first if view.trick_number == 0 else budget.samples
     sampler = WorldSampler(view)
     worlds = weighted_worlds(
-        sampler.world,
-        view_worlds_weigh(view),
-        rng,
-        budget.samples,
-        budget.samples * budget.pool,
+        sampler.world, view_worlds_weigh(view), rng, count, count * budget.pool
     )
     score = budget.mode == "score" or (
         budget.mode == "auto" and view.trick_number >= budget.score_from
