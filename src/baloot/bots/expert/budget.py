@@ -36,7 +36,6 @@ FIELDS: Final = (
     "mode",
     "score_from",
     "confidence",
-    "rollouts",
     "bolder",
 )
 _MOST: Final = 100_000
@@ -58,7 +57,6 @@ class Budget:
     mode: str = "auto"
     score_from: int = 4
     confidence: float = 1.5
-    rollouts: float = 0.0
     bolder: float = 0.0
 
     @classmethod
@@ -84,7 +82,6 @@ class Budget:
             mode=mode,
             score_from=given.integer("score_from", budget.score_from, 0, 8),
             confidence=given.number("confidence", budget.confidence, 0.0, 100.0),
-            rollouts=given.number("rollouts", budget.rollouts, 0.0, 1.0),
             bolder=given.number("bolder", budget.bolder, -5.0, 5.0),
         )
 

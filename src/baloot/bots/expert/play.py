@@ -18,12 +18,9 @@ from typing import Final
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.support import Mode, WorldSampler, current_clock, values
-from baloot.bots.heuristic import HeuristicBot
 from baloot.core.actions import Action, Verb
-from baloot.core.hand import Hand
-from baloot.core.seats import Team
+from baloot.core.cards import PLAIN_STRENGTH, TRUMP_STRENGTH
 from baloot.core.vocabulary import Level
-from baloot.table.players import bot_action
 from baloot.view.seat_view import SeatView
 
 #: Game points of a hand per card point (16 of 162 in Hokum, 26 of 130 in Sun), to put
@@ -32,7 +29,10 @@ HOKUM_RATE: Final = 16 / 162
 SUN_RATE: Final = 26 / 130
 #: Weight of card points when they only break the ties of the written score.
 TIE_BREAK: Final = 1e-3
-_ROLLOUT: Final = HeuristicBot()
+#: Weight of a card's rank, taken off its value: between cards the solver finds equal, the
+#: lower goes, the higher is kept (a double-dummy search sees no use in keeping it; a player
+#: who does not see every card does).
+RANK_BREAK: Final = 1e-5
 
 
 def declaration(legal: Sequence[Action]) -> Action | None:
@@ -66,44 +66,31 @@ def play_values(
     totals = dict.fromkeys(legal, 0.0)
     weight = 0
     clock = current_clock()
-    plays = [a for a in legal if a.verb is Verb.PLAY]
-    mixed = budget.rollouts
     for world, count in worlds:
-        if mixed:
-            for action in plays:
-                totals[action] += count * mixed * rollout(world, action)
-        if mixed < 1:
-            part = count * (1 - mixed)
-            if score:
-                solved = values(world, Mode.SCORE)
-                for action in legal:
-                    totals[action] += part * solved[action]
-            if points:
-                solved = values(world, Mode.POINTS)
-                scale = TIE_BREAK if score else rate
-                for action in legal:
-                    totals[action] += part * scale * solved[action]
+        if score:
+            solved = values(world, Mode.SCORE)
+            for action in legal:
+                totals[action] += count * solved[action]
+        if points:
+            solved = values(world, Mode.POINTS)
+            scale = TIE_BREAK if score else rate
+            for action in legal:
+                totals[action] += count * scale * solved[action]
         weight += count
         if clock.expired():
             break
-    if mixed == 1 and plays:
-        best = max(totals[a] for a in plays)
-        for action in legal:
-            if action.verb is Verb.DECLARE:
-                totals[action] = best  # it declares, then plays its best card
-    return {action: total / max(weight, 1) for action, total in totals.items()}
+    trump = -1 if contract.trump is None else int(contract.trump)
+    return {
+        action: total / max(weight, 1) - RANK_BREAK * _rank(action, trump)
+        for action, total in totals.items()
+    }
 
 
-def rollout(world: Hand, action: Action) -> float:
-    """The written score of ``world`` for the team of the seat to act (its score less the
-    other's, card points breaking ties) when it plays ``action`` and the heuristic bot plays
-    the rest from each seat's own view."""
-    team = world.to_act.team if world.to_act is not None else Team.NS
-    hand = world.copy()
-    hand.apply(action)
-    while not hand.is_over:
-        hand.apply(bot_action(hand, _ROLLOUT))
-    result = hand.result()
-    score = result.score or (0, 0)
-    points = result.card_points
-    return score[team] - score[team.other] + TIE_BREAK * (points[team] - points[team.other])
+def _rank(action: Action, trump: int) -> int:
+    """How high the card of ``action`` ranks (0 for a declaration)."""
+    card = action.card
+    if card is None:
+        return 0
+    if card.suit == trump:
+        return 8 + TRUMP_STRENGTH[card.rank]
+    return PLAIN_STRENGTH[card.rank]
