@@ -29,15 +29,7 @@ from baloot.bots.expert.support import BotOptions, UnknownBotError
 #: points in the early tricks and the written score from trick ``score_from`` on.
 MODES: Final = ("points", "score", "auto")
 #: The options that set a field of the budget.
-FIELDS: Final = (
-    "samples",
-    "deals",
-    "pool",
-    "mode",
-    "score_from",
-    "confidence",
-    "bolder",
-)
+FIELDS: Final = ("samples", "first", "deals", "pool", "mode", "score_from", "confidence", "bolder")
 _MOST: Final = 100_000
 
 
@@ -48,7 +40,9 @@ class Budget:
     double; ``pool`` worlds drawn for each one kept (the calls and plays of the others pick
     the likely ones); ``mode`` what the solver maximises (:data:`MODES`); ``score_from``
     the first trick (0-based) played for the written score in ``auto`` mode; ``confidence``
-    how many standard errors a call must gain over the usual call to be preferred."""
+    how many standard errors a call must gain over the usual call to be preferred;
+    ``bolder`` how much lower than the heuristic bot's the usual call's bidding thresholds
+    are (it plays its contracts better)."""
 
     samples: int = 40
     first: int = 24
