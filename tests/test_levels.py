@@ -27,7 +27,7 @@ def test_each_level_is_its_bot_and_budget() -> None:
     assert isinstance(easy, HeuristicBot)
     assert isinstance(medium, ExpertBot) and isinstance(hard, ExpertBot)
     assert medium.budget == Budget.of({"fast": ""})
-    assert hard.budget == Budget()
+    assert hard.budget == Budget.of({"hard": ""})
     assert medium.budget.samples < hard.budget.samples
 
 

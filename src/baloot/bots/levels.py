@@ -24,7 +24,7 @@ from baloot.table.players import Bot
 LEVELS: Final[dict[str, tuple[str, Mapping[str, str]]]] = {
     "easy": ("heuristic", {}),
     "medium": ("expert", {"fast": ""}),
-    "hard": ("expert", {}),
+    "hard": ("expert", {"hard": ""}),
 }
 
 _MAKERS: Final[dict[str, Callable[[random.Random, Mapping[str, str]], Bot]]] = {

@@ -2,13 +2,13 @@
 
 A budget is counted in samples, never in seconds, so that a run is the same on any machine
 for the same seed; the clock (:func:`~baloot.bots.clock.current_clock`) is only a ceiling for
-live play. The defaults take about a second a decision on one core; ``fast`` about a tenth of
-that.
+live play. The defaults take about a second a decision on one core, ``hard`` at most about a
+second, ``fast`` about a tenth of a second.
 
 >>> Budget.of({}).samples, Budget.of({}).first
-(40, 24)
+(1200, 144)
 >>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
-(20, 'points')
+(150, 'points')
 >>> Budget.of({"samples": "none"})
 Traceback (most recent call last):
 ...
@@ -35,8 +35,8 @@ _MOST: Final = 100_000
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """``samples`` worlds solved for a card (``first`` in the first trick, where a world
-    costs ten times as much to solve); ``deals`` deals played out for a bid or a
+    """``samples`` worlds solved for a card (fewer in the first tricks, where a world costs
+    more to solve: see :meth:`worlds`); ``deals`` deals played out for a bid or a
     double; ``pool`` worlds drawn for each one kept (the calls and plays of the others pick
     the likely ones); ``mode`` what the solver maximises (:data:`MODES`); ``score_from``
     the first trick (0-based) played for the written score in ``auto`` mode; ``confidence``
@@ -44,14 +44,24 @@ class Budget:
     ``bolder`` how much lower than the heuristic bot's the usual call's bidding thresholds
     are (it plays its contracts better)."""
 
-    samples: int = 40
-    first: int = 24
-    deals: int = 48
+    samples: int = 1200
+    first: int = 144
+    deals: int = 192
     pool: int = 3
     mode: str = "auto"
     score_from: int = 4
     confidence: float = 1.5
     bolder: float = 0.0
+
+    def worlds(self, trick: int) -> int:
+        """The worlds solved for a card in ``trick`` (0-based): ``first`` in the first trick,
+        four times as many in each next one (a world costs about a fifth of the one before
+        to solve), up to ``samples``.
+
+        >>> [Budget(samples=40, first=6).worlds(trick) for trick in range(4)]
+        [6, 24, 40, 40]
+        """
+        return min(self.samples, self.first * 4**trick)
 
     @classmethod
     def of(cls, options: Mapping[str, str], bot: str = "expert") -> Budget:
@@ -80,8 +90,11 @@ class Budget:
         )
 
 
-#: Named budgets: ``fast`` thinks about a tenth of the default.
+#: Named budgets (mean CPU time of a decision on one core, docs/expert.md): the default
+#: about a second; ``hard`` about a third of that and at most about a second; ``fast``
+#: about a tenth of a second.
 PRESETS: Final = {
     "default": Budget(),
-    "fast": Budget(samples=20, first=5, deals=10, pool=2),
+    "hard": Budget(samples=400, first=48, deals=64),
+    "fast": Budget(samples=150, first=10, deals=16, pool=2),
 }

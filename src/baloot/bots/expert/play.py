@@ -48,10 +48,11 @@ def play_values(
     view: SeatView, legal: Sequence[Action], rng: random.Random, budget: Budget
 ) -> dict[Action, float]:
     """The expected value of each legal action in the play, in game points of the hand for
-    the seat's team, over ``budget.samples`` sampled worlds (``budget.first`` in trick 1)."""
+    the seat's team, over the sampled worlds the budget gives the trick
+    (:meth:`~baloot.bots.expert.budget.Budget.worlds`)."""
     contract = view.contract
     assert contract is not None
-    count = budget.first if view.trick_number == 0 else budget.samples
+    count = budget.worlds(view.trick_number)
     sampler = WorldSampler(view)
     worlds = weighted_worlds(
         sampler.world, view_worlds_weigh(view), rng, count, count * budget.pool
