@@ -357,7 +357,7 @@ def check_hint_words() -> None:
 
 class BestHints:
     """Hints from the strongest bot (:class:`~baloot.bots.expert.ExpertBot`, ``options`` its
-    budget): its action, with the heuristic bot's reasons when the rules pick the same, else
+    budget: ``hard`` unless given, at most about a second): its action, with the heuristic bot's reasons when the rules pick the same, else
     with what the search found (``S1_best_card``, ``S1_best_call``: the action's expected
     value and the next best one's, in game points of the hand).
 
@@ -372,7 +372,8 @@ class BestHints:
     def __init__(
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
     ) -> None:
-        self.expert = ExpertBot(rng if rng is not None else random.Random(0), options)
+        chosen = {"hard": ""} if options is None else options
+        self.expert = ExpertBot(rng if rng is not None else random.Random(0), chosen)
         self.rules = HeuristicBot()
 
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
