@@ -45,24 +45,26 @@ class Search:
     random) moves in the playouts, ``deals`` the deals per call of its (expert) bidding.
 
     >>> Search.of({"iterations": "300", "explore": "0.5"})
-    Search(iterations=300, worlds=40, explore=0.5, greedy=0.8, deals=48)
+    Search(iterations=300, worlds=120, explore=0.5, greedy=0.8, deals=192)
     """
 
-    iterations: int = 2500
-    worlds: int = 40
+    iterations: int = 12000
+    worlds: int = 120
     explore: float = 0.7
     greedy: float = 0.8
-    deals: int = 48
+    deals: int = 192
 
     @classmethod
     def of(cls, options: Mapping[str, str]) -> Search:
-        """The settings ``options`` ask for (``fast`` for about a tenth of the default); an
-        :class:`~baloot.bots.names.UnknownBotError` for anything else."""
+        """The settings ``options`` ask for (a preset of :data:`SEARCHES`, then ``key=value``
+        settings); an :class:`~baloot.bots.names.UnknownBotError` for anything else."""
         given = (
             options if isinstance(options, BotOptions) else BotOptions(options.items(), "ismcts")
         )
-        given.check("fast", "default", "iterations", "worlds", "explore", "greedy", "deals")
-        search = cls(iterations=250, worlds=12, deals=10) if "fast" in given.words else cls()
+        given.check(*SEARCHES, "iterations", "worlds", "explore", "greedy", "deals")
+        search = cls()
+        for word in given.words:
+            search = SEARCHES.get(word, search)
         return replace(
             search,
             iterations=given.integer("iterations", search.iterations, 1, 10**7),
@@ -71,6 +73,15 @@ class Search:
             greedy=given.number("greedy", search.greedy, 0.0, 1.0),
             deals=given.integer("deals", search.deals, 1, 100_000),
         )
+
+
+#: Named searches, as the expert's budgets: the default about a second a decision on one
+#: core, ``hard`` at most about a second, ``fast`` about a tenth of a second.
+SEARCHES: Final = {
+    "default": Search(),
+    "hard": Search(iterations=4000, worlds=60, deals=64),
+    "fast": Search(iterations=1200, worlds=24, deals=16),
+}
 
 
 class _Node:
