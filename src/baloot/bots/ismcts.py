@@ -26,6 +26,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from baloot.bots.expert.bidding import decide_call
 from baloot.bots.expert.budget import Budget

@@ -61,7 +61,7 @@ class Budget:
         >>> [Budget(samples=40, first=6).worlds(trick) for trick in range(4)]
         [6, 24, 40, 40]
         """
-        return min(self.samples, self.first * 4**trick)
+        return min(self.samples, self.first << (2 * trick))
 
     @classmethod
     def of(cls, options: Mapping[str, str], bot: str = "expert") -> Budget:
