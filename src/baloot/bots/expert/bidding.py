@@ -3,10 +3,10 @@ ways, make the call, play the hand out, and take the call worth most to the matc
 
 Deals come from :meth:`WorldSampler.deal <baloot.bots.expert.support.WorldSampler.deal>`
 (consistent with the view) and are kept in proportion to how likely the others' calls make
-them (:func:`~baloot.bots.expert.inference.call_weight`). Every call is tried on the same
+them (:class:`~baloot.bots.expert.inference.Evidence`). Every call is tried on the same
 deals, so that their differences are not noise of the deal. After the call, the rest of the
-auction, the doubling and the play are played by four heuristic bots, each from its own
-seat's view: quick, and as good a stand-in for the table as any. A hand's written score
+auction, the doubling and the play are played by the heuristic bot from each seat's view:
+quick, and as good a stand-in for the table as any. A hand's written score
 becomes match equity (:func:`~baloot.bots.expert.equity.equity`) from the totals before it,
 so the target of 152, a Sun double that the match score allows and the all-or-nothing of a
 Gahwa weigh as they should.
@@ -150,8 +150,8 @@ def best_call(
 ) -> Action:
     """The call of most match equity. With a ``usual`` call (what sound bidding rules say),
     another call must beat it by ``confidence`` standard errors of the paired difference
-    over the deals: the simulation overrules the rules only where it is sure, not on the
-    noise of a few dozen deals."""
+    over the deals kept (a deal kept twice counts twice): the simulation overrules the rules
+    only where it is sure, not on the noise of a few dozen deals."""
     order = {a: i for i, a in enumerate(legal)}
     ranked = sorted(values, key=lambda a: (-values[a].equity, -values[a].points, order[a]))
     if usual is None or usual not in values:
