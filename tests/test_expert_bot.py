@@ -26,6 +26,7 @@ from baloot.bots.expert.support import WorldSampler
 from baloot.bots.names import UnknownBotError
 from baloot.core.actions import Action
 from baloot.view.seat_view import SeatView
+from baloot.words.hints import BestHints, hint_lines
 
 TINY = {"samples": "2", "deals": "3", "pool": "2"}
 
@@ -236,3 +237,25 @@ def test_it_beats_random_and_holds_its_own_against_heuristic() -> None:
         )
     assert against_random.points_per_hand()[0] > 5
     assert against_heuristic.points_per_hand()[0] > -4
+
+
+# --------------------------------------------------------------------------- the hint
+
+
+def test_the_hint_is_the_experts_action_worded_in_both_languages() -> None:
+    hand = Hand.new(rng=random.Random(12))
+    bots = {seat: tiny(int(seat)) for seat in Seat}
+    worded = 0
+    while not hand.is_over:
+        view, legal = view_of(hand), hand.legal_actions()
+        if len(legal) > 1:
+            hint = BestHints(random.Random(5), TINY).explain(view, legal)
+            assert hint.action == ExpertBot(random.Random(5), TINY).choose(view, legal)
+            assert hint.why
+            for lang in ("en", "ar"):
+                assert all(line and "{" not in line for line in hint_lines(hint, lang))
+            worded += 1
+        seat = hand.to_act
+        assert seat is not None
+        hand.apply(hand.announced(bots[seat].choose(view, legal)))
+    assert worded >= 4
