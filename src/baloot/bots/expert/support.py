@@ -1,0 +1,20 @@
+"""What the expert bots take from the rest of the project, in one place: the world sampler
+(``baloot.view.worlds``), the double-dummy solver and the fast play state (``baloot.solver``,
+``baloot.core.position``), the bot options and the decision clock (``baloot.bots``)."""
+
+from baloot.bots.clock import current_clock
+from baloot.bots.expert._interim import Mode, Position, accelerated, values
+from baloot.bots.names import BotOptions, UnknownBotError
+from baloot.view.worlds import InconsistentWorldError, WorldSampler
+
+__all__ = [
+    "BotOptions",
+    "InconsistentWorldError",
+    "Mode",
+    "Position",
+    "UnknownBotError",
+    "WorldSampler",
+    "accelerated",
+    "current_clock",
+    "values",
+]
