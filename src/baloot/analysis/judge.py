@@ -1,0 +1,103 @@
+"""Where the values of an analysis come from: the exact solver in hindsight, and a bot's
+estimates without it. The one module of the analysis that calls them.
+
+:class:`Judge` is what the analysis asks: the exact value of every option of a play-phase
+position with all four hands known (``baloot.solver.values`` in SCORE mode), and what a
+searching bot (``expert`` by default) expects of each option from its seat's view alone
+(``evaluate``), with a generator seeded from the position, so that a report is the same on
+every run and one position analysed alone gives what the whole hand's analysis gave.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final, Protocol, runtime_checkable
+
+from baloot.bots.base import make_bot
+from baloot.core.actions import Action
+from baloot.core.errors import BalootError
+from baloot.core.hand import Hand
+from baloot.solver import Mode, values
+from baloot.view.seat_view import SeatView
+
+#: The bot whose estimates an analysis shows, unless told otherwise.
+DEFAULT_BOT: Final = "expert"
+
+
+class JudgeError(BalootError):
+    """A bot that cannot judge: unknown, or without ``evaluate``."""
+
+
+@runtime_checkable
+class Evaluating(Protocol):
+    """A bot that can say what it expects of each legal action (``ExpertBot`` does)."""
+
+    def evaluate(self, view: SeatView, legal: Sequence[Action]) -> Mapping[Action, float]: ...
+
+
+class Judge(Protocol):
+    """The values an analysis is made of."""
+
+    @property
+    def bot(self) -> str | None:
+        """The name of the bot that estimates, or None when nothing estimates."""
+
+    @property
+    def seed(self) -> int:
+        """The seed the bot's generators are drawn from, with each position's key."""
+
+    def exact(self, hand: Hand) -> Mapping[Action, int]:
+        """The exact value of each legal action of a play-phase ``hand`` for the team to act:
+        the hand's written score, that team's minus the other's (a Gahwa hand: +1 or -1)."""
+
+    def estimate(self, hand: Hand, key: str) -> Mapping[Action, float] | None:
+        """What the bot expects of each legal action from the seat's view alone, its
+        generator seeded by ``key``; None when no bot estimates."""
+
+
+class SolverAndBot:
+    """The judge of ``baloot analyze``: the solver, and the bot ``bot`` (None: none), seeded
+    from ``seed`` and each position's key."""
+
+    def __init__(self, bot: str | None = DEFAULT_BOT, seed: int = 0) -> None:
+        self._bot = bot
+        self._seed = seed
+        if bot is not None:
+            self._make(random.Random(0))  # an unknown bot or one that cannot judge: at once
+
+    @property
+    def bot(self) -> str | None:
+        """The name of the bot that estimates, or None."""
+        return self._bot
+
+    @property
+    def seed(self) -> int:
+        """The seed of the bot's generators."""
+        return self._seed
+
+    def exact(self, hand: Hand) -> Mapping[Action, int]:
+        """``baloot.solver.values`` in SCORE mode (the hand is not changed)."""
+        return values(hand, Mode.SCORE)
+
+    def estimate(self, hand: Hand, key: str) -> Mapping[Action, float] | None:
+        """The bot's ``evaluate`` on the view of the seat to act."""
+        if self._bot is None:
+            return None
+        seat = hand.to_act
+        assert seat is not None, "a position to judge has a seat to act"
+        bot = self._make(random.Random(f"{self._seed}:{key}"))
+        return bot.evaluate(SeatView.of(hand, seat), hand.legal_actions())
+
+    def _make(self, rng: random.Random) -> Evaluating:
+        assert self._bot is not None
+        try:
+            bot = make_bot(self._bot, rng)
+        except BalootError as error:
+            raise JudgeError(str(error)) from None
+        if not isinstance(bot, Evaluating):
+            raise JudgeError(
+                f"bot {self._bot!r} cannot estimate the value of each option "
+                f"(the analysis needs one with evaluate, such as {DEFAULT_BOT})"
+            )
+        return bot
