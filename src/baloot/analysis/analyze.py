@@ -190,7 +190,10 @@ def analyze_record(
             done += 1
             if progress is not None:
                 progress(done, total)
-        analysed.append(HandAnalysis(number, hands[number - 1].result(), tuple(decisions), forced))
+        played = hands[number - 1]
+        analysed.append(
+            HandAnalysis(number, played.result(), played.exposed, tuple(decisions), forced)
+        )
     players = record.metadata.get("players", {})
     return Analysis(
         tuple(analysed),

@@ -2,6 +2,7 @@
 a summary per seat, and the JSON of ``baloot analyze --json`` (``docs/analysis.md``).
 
 >>> from baloot.core.actions import Action
+from baloot.core.cards import Card
 >>> from baloot.core.vocabulary import Phase
 >>> queen, jack = Action.parse("S play Qd"), Action.parse("S play Jd")
 >>> decision = Decision(
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from baloot.core.actions import Action
+from baloot.core.cards import Card
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
@@ -230,6 +232,7 @@ class HandAnalysis:
 
     number: int
     result: HandResult
+    exposed: Card
     decisions: tuple[Decision, ...]
     skipped: int = 0
     """Decisions with a single legal action (nothing to judge), not listed."""
@@ -240,6 +243,7 @@ class HandAnalysis:
         return {
             "hand": self.number,
             "dealer": result["dealer"],
+            "exposed": self.exposed.text,
             "outcome": result["outcome"],
             "contract": result["contract"],
             "score": result["score"],
