@@ -68,12 +68,12 @@ class Point:
         seat = hand.to_act
         assert seat is not None
         exact = judge.exact(hand.copy()) if self.exact else None
-        estimates = judge.estimate(hand.copy(), f"{self.number}:{self.position}")
+        estimate = judge.estimate(hand.copy(), f"{self.number}:{self.position}")
         options = tuple(
             Option(
                 action,
                 None if exact is None else exact[action],
-                None if estimates is None else float(estimates[action]),
+                None if estimate is None else float(estimate.values[action]),
             )
             for action in self.options
         )
@@ -88,6 +88,7 @@ class Point:
             exact=self.exact,
             unit=Unit.MATCH if gahwa else Unit.GAME_POINTS,
             options=options,
+            expert=None if estimate is None else estimate.choice,
         )
 
 

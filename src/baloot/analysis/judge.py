@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final, Protocol, runtime_checkable
 
 from baloot.bots.base import make_bot
-from baloot.core.actions import Action
+from baloot.core.actions import Action, Verb
 from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
+from baloot.core.vocabulary import Phase
 from baloot.solver import Mode, values
 from baloot.view.seat_view import SeatView
 
 #: The bot whose estimates an analysis shows, unless told otherwise.
 DEFAULT_BOT: Final = "expert"
+#: Estimates closer than this are equal.
+TIE: Final = 1e-9
 
 
 class JudgeError(BalootError):
@@ -33,7 +37,17 @@ class JudgeError(BalootError):
 class Evaluating(Protocol):
     """A bot that can say what it expects of each legal action (``ExpertBot`` does)."""
 
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
     def evaluate(self, view: SeatView, legal: Sequence[Action]) -> Mapping[Action, float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A bot's view of a position: what it expects of each legal action, and its choice."""
+
+    values: Mapping[Action, float]
+    choice: Action
 
 
 class Judge(Protocol):
@@ -51,9 +65,9 @@ class Judge(Protocol):
         """The exact value of each legal action of a play-phase ``hand`` for the team to act:
         the hand's written score, that team's minus the other's (a Gahwa hand: +1 or -1)."""
 
-    def estimate(self, hand: Hand, key: str) -> Mapping[Action, float] | None:
-        """What the bot expects of each legal action from the seat's view alone, its
-        generator seeded by ``key``; None when no bot estimates."""
+    def estimate(self, hand: Hand, key: str) -> Estimate | None:
+        """What the bot expects of each legal action from the seat's view alone and what it
+        would choose, its generator seeded by ``key``; None when no bot estimates."""
 
 
 class SolverAndBot:
@@ -80,20 +94,36 @@ class SolverAndBot:
         """``baloot.solver.values`` in SCORE mode (the hand is not changed)."""
         return values(hand, Mode.SCORE)
 
-    def estimate(self, hand: Hand, key: str) -> Mapping[Action, float] | None:
-        """The bot's ``evaluate`` on the view of the seat to act."""
+    def estimate(self, hand: Hand, key: str) -> Estimate | None:
+        """The bot's ``evaluate`` on the view of the seat to act, and its choice there.
+
+        For a card, the choice is the card of the highest estimate (the first in the
+        engine's order on a tie, with Ekka when that is as good), which is how the bot
+        chooses a card, so its search is not run twice. A call and a declaration are asked
+        of the bot's ``choose`` (a bid weighs the match, not only the hand's points; a
+        declaration is a rule of thumb), with a generator seeded alike.
+        """
         if self._bot is None:
             return None
         seat = hand.to_act
         assert seat is not None, "a position to judge has a seat to act"
-        bot = self._make(random.Random(f"{self._seed}:{key}"))
-        return bot.evaluate(SeatView.of(hand, seat), hand.legal_actions())
+        view, legal = SeatView.of(hand, seat), hand.legal_actions()
+        estimates = self._make(self._rng(key)).evaluate(view, legal)
+        declares = any(action.verb is Verb.DECLARE for action in legal)
+        if hand.phase is Phase.PLAYING and not declares:
+            choice = best_card(estimates, legal)
+        else:
+            choice = self._make(self._rng(key)).choose(view, legal)
+        return Estimate(estimates, choice)
+
+    def _rng(self, key: str) -> random.Random:
+        return random.Random(f"{self._seed}:{key}")
 
     def _make(self, rng: random.Random) -> Evaluating:
         assert self._bot is not None
         try:
             bot = make_bot(self._bot, rng)
-        except BalootError as error:
+        except (BalootError, ValueError) as error:  # an unknown bot, a bad option
             raise JudgeError(str(error)) from None
         if not isinstance(bot, Evaluating):
             raise JudgeError(
@@ -101,3 +131,19 @@ class SolverAndBot:
                 f"(the analysis needs one with evaluate, such as {DEFAULT_BOT})"
             )
         return bot
+
+
+def best_card(estimates: Mapping[Action, float], legal: Sequence[Action]) -> Action:
+    """The play of the highest estimate: the first in the engine's order on a tie, with
+    the Ekka word when it is offered for that card and as good.
+
+    >>> plain, ekka = Action.parse("S play As"), Action.parse("S play As ekka")
+    >>> best_card({plain: 3.0, ekka: 3.0, Action.parse("S play 7s"): 1.0}, [plain, ekka])
+    Action('S play As ekka')
+    """
+    top = max(estimates[action] for action in legal)
+    chosen = next(action for action in legal if estimates[action] >= top - TIE)
+    for action in legal:
+        if action.ekka and action.card == chosen.card and estimates[action] >= top - TIE:
+            return action
+    return chosen

@@ -3,7 +3,7 @@ a summary per seat, and the JSON of ``baloot analyze --json`` (``docs/analysis.m
 
 >>> from baloot.core.actions import Action
 from baloot.core.cards import Card
->>> from baloot.core.vocabulary import Phase
+>>> from baloot.core.vocabulary import Level, Phase
 >>> queen, jack = Action.parse("S play Qd"), Action.parse("S play Jd")
 >>> decision = Decision(
 ...     hand=1, position=13, seat=Seat.S, phase=Phase.PLAYING, chosen=jack, exact=True,
@@ -22,7 +22,7 @@ from baloot.core.actions import Action
 from baloot.core.cards import Card
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat
-from baloot.core.vocabulary import Phase
+from baloot.core.vocabulary import Level, Phase
 from baloot.records.summary import hand_json
 
 from .marks import THRESHOLDS, Mark, Unit, mark_of
@@ -64,6 +64,8 @@ class Decision:
     exact: bool
     unit: Unit
     options: tuple[Option, ...]
+    expert: Action | None = None
+    """What the bot would have chosen without hindsight (None when no bot estimates)."""
 
     def value_of(self, action: Action) -> float | None:
         """The judged value of one option."""
@@ -105,16 +107,6 @@ class Decision:
         """The mark the loss earns, or None."""
         loss = self.loss
         return None if loss is None else mark_of(loss, self.unit)
-
-    @property
-    def expert(self) -> Action | None:
-        """What the bot would have chosen without hindsight: its best estimate (the first in
-        the engine's order on a tie); None when no bot estimates."""
-        known = [(o.estimate, o.action) for o in self.options if o.estimate is not None]
-        if not known:
-            return None
-        top = max(value for value, _ in known)
-        return next(action for value, action in known if value == top)
 
     @property
     def expert_loss(self) -> float | None:
@@ -237,6 +229,13 @@ class HandAnalysis:
     skipped: int = 0
     """Decisions with a single legal action (nothing to judge), not listed."""
 
+    @property
+    def unit(self) -> Unit:
+        """What the exact values of the hand count: the match for a Gahwa hand."""
+        contract = self.result.contract
+        gahwa = contract is not None and contract.level is Level.GAHWA
+        return Unit.MATCH if gahwa else Unit.GAME_POINTS
+
     def to_json(self) -> dict[str, Any]:
         """The hand's object in ``baloot analyze --json``."""
         result = hand_json(self.result)
@@ -247,16 +246,11 @@ class HandAnalysis:
             "outcome": result["outcome"],
             "contract": result["contract"],
             "score": result["score"],
-            "unit": _unit(self.decisions).value,
+            "unit": self.unit.value,
             "forced": self.skipped,
             "decisions": [d.to_json() for d in self.decisions],
             "summary": summary_json(self.decisions),
         }
-
-
-def _unit(decisions: Iterable[Decision]) -> Unit:
-    exact = [d.unit for d in decisions if d.exact]
-    return Unit.MATCH if exact and exact[-1] is Unit.MATCH else Unit.GAME_POINTS
 
 
 @dataclass(frozen=True, slots=True)

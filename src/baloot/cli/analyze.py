@@ -95,11 +95,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot",
         default=DEFAULT_BOT,
         metavar="NAME",
-        help=f"the bot that estimates without hindsight (default {DEFAULT_BOT}; options as "
-        f"in expert:samples=20; {NO_BOT}: exact values only)",
-    )
-    parser.add_argument(
-        "--samples", type=int, metavar="N", help="the bot's samples (its budget): NAME:samples=N"
+        help=f"the bot that estimates without hindsight, with its budget as options (default "
+        f"{DEFAULT_BOT}; expert:fast is about ten times quicker; expert:samples=20,deals=20; "
+        f"{NO_BOT}: exact values only)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the bot's estimates (default 0)"
@@ -121,22 +119,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def bot_name(args: argparse.Namespace) -> str | None:
-    """The bot asked for, with ``--samples`` as its option; None for ``--bot none``."""
+    """The bot asked for; None for ``--bot none``."""
     name: str = args.bot
-    if name == NO_BOT:
-        return None
-    if args.samples is not None:
-        name += f"{',' if ':' in name else ':'}samples={args.samples}"
-    return name
+    return None if name == NO_BOT else name
 
 
 def _run(args: argparse.Namespace) -> int:
-    for option in ("hand", "position", "samples"):
+    for option in ("hand", "position"):
         value = getattr(args, option)
         if value is not None and value < 1:
             return _bad(f"--{option} must be at least 1")
-    if args.samples is not None and args.bot == NO_BOT:
-        return _bad("--samples is the budget of a bot: not with --bot none")
     record = loads(read_record_text(args.file))  # a RecordError: exit 2, said by main
     judge = SolverAndBot(bot_name(args), args.seed)
     s = strings(args.lang)
@@ -262,7 +254,7 @@ def hand_report(hand: HandAnalysis, analysis: Analysis, s: Strings) -> list[Rend
         line = contract_text(result.contract, s)
         ns, ew = result.score
         parts.append(Text(s("analysis_contract", contract=line.plain, NS=ns, EW=ew)))
-    if any(d.unit is Unit.MATCH for d in hand.decisions):
+    if hand.unit is Unit.MATCH:
         parts.append(Text(s("analysis_gahwa_note"), style="magenta"))
     if not hand.decisions:
         parts.append(Text(s("analysis_no_decision"), style="dim"))
