@@ -55,7 +55,13 @@ function seatName(seat, players) {
 
 function markCell(mark) {
   if (!mark) return el("td", { class: "mark" }, "");
-  return el("td", { class: "mark mark-" + mark, title: t("mark_" + mark) }, `${SYMBOLS[mark]} ${t("mark_" + mark)}`);
+  return el("td", { class: "mark mark-" + mark, title: t("mark_" + mark) },
+    el("span", { class: "ltr" }, SYMBOLS[mark]), " ", el("span", { class: "mark-word" }, t("mark_" + mark)));
+}
+
+/** An action and its value, kept in that order in a right-to-left page. */
+function withValue(text) {
+  return el("span", { class: "ltr" }, text);
 }
 
 function label(action, view) {
@@ -65,13 +71,13 @@ function label(action, view) {
 function decisionRow(decision, view, withBot) {
   const exact = decision.exact;
   const at = { ...view, phase: decision.phase, question: null };
-  const best = decision.best === decision.action ? "=" : `${label(decision.best, at)} ${signed(decision.best_value, exact)}`;
+  const best = decision.best === decision.action ? "=" : withValue(`${label(decision.best, at)} ${signed(decision.best_value, exact)}`);
   const cells = [
     el("td", { class: "num" }, String(decision.position)),
     el("td", {}, t("seat_" + decision.seat)),
-    el("td", { class: "played" }, `${label(decision.action, at)} ${signed(decision.value, exact)}`),
+    el("td", { class: "played" }, withValue(`${label(decision.action, at)} ${signed(decision.value, exact)}`)),
     el("td", { class: "best" }, best),
-    el("td", { class: "num" }, plain(decision.loss, exact)),
+    el("td", { class: "num" }, withValue(plain(decision.loss, exact))),
     markCell(decision.mark),
   ];
   if (withBot) {
