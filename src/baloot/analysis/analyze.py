@@ -10,8 +10,11 @@ its messages: an action's 1-based place among the hand's ``actions`` in the reco
 >>> from baloot.core.cards import CARDS
 >>> record = loads('format = "baloot/1"\\ndealer = "E"\\ndeck = "%s"\\nactions = ["N sun"]'
 ...                % " ".join(c.text for c in CARDS))
->>> [(p.position, p.hand.to_act.name, len(p.options), str(p.chosen)) for p in plan(record, 1)]
-[(1, 'N', 3, 'N sun')]
+>>> point = point_at(record, 1, 1)
+>>> point.hand.to_act, point.options, point.chosen, point.exact
+(<Seat.N: 0>, (Action('N hokum'), Action('N pass'), Action('N sun')), Action('N sun'), False)
+>>> point_at(record, 1, 2).chosen is None  # the record ends here: N is to lead
+True
 """
 
 from __future__ import annotations
@@ -134,14 +137,12 @@ def _replayed(record: Record) -> list[Hand]:
     return replay(record).hands
 
 
-def plan(record: Record, number: int, *, estimated: bool = True) -> list[Point]:
-    """The decisions of hand ``number`` to judge: the positions with a choice (calls only
-    when ``estimated``, as they have no exact value), the actions taken there."""
-    hands = _replayed(record)
-    _check_hand(hands, number)
+def _to_judge(points: list[Point], estimated: bool) -> list[Point]:
+    """The decisions among ``points``: an action taken where there was a choice (a call
+    only when ``estimated``, as it has no exact value)."""
     return [
         point
-        for point in _points(record, number, hands[number - 1])
+        for point in points
         if point.chosen is not None and len(point.options) > 1 and (point.exact or estimated)
     ]
 
@@ -177,10 +178,8 @@ def analyze_record(
     plans: list[tuple[int, list[Point], int]] = []
     for number in numbers:
         every = _points(record, number, hands[number - 1])
-        chosen = [p for p in every if p.chosen is not None]
-        forced = sum(1 for p in chosen if len(p.options) == 1)
-        todo = [p for p in chosen if len(p.options) > 1 and (p.exact or estimated)]
-        plans.append((number, todo, forced))
+        forced = sum(1 for p in every if p.chosen is not None and len(p.options) == 1)
+        plans.append((number, _to_judge(every, estimated), forced))
     total = sum(len(todo) for _, todo, _ in plans)
     done = 0
     analysed = []

@@ -1,15 +1,13 @@
 """What an analysis holds: each decision with the value of every option, its loss and mark,
 a summary per seat, and the JSON of ``baloot analyze --json`` (``docs/analysis.md``).
 
->>> from baloot.core.actions import Action
-from baloot.core.cards import Card
->>> from baloot.core.vocabulary import Level, Phase
 >>> queen, jack = Action.parse("S play Qd"), Action.parse("S play Jd")
 >>> decision = Decision(
 ...     hand=1, position=13, seat=Seat.S, phase=Phase.PLAYING, chosen=jack, exact=True,
-...     unit=Unit.GAME_POINTS, options=(Option(queen, 10, 9.5), Option(jack, 4, 6.0)))
->>> decision.best, decision.loss, decision.mark, decision.expert
-(Action('S play Qd'), 6, <Mark.MISTAKE: 'mistake'>, Action('S play Qd'))
+...     unit=Unit.GAME_POINTS, options=(Option(queen, 10, 9.5), Option(jack, 4, 6.0)),
+...     expert=queen)
+>>> decision.best, decision.value, decision.loss, decision.mark, decision.expert_loss
+(Action('S play Qd'), 4, 6, <Mark.MISTAKE: 'mistake'>, 0)
 """
 
 from __future__ import annotations
