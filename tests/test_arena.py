@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
+import baloot.bots.base as base
+from baloot import Action
+from baloot.bots import RandomBot, current_clock
 from baloot.bots.arena import ArenaConfig, pair_seeds, ratio_interval, run_arena, wilson
 from baloot.records.record import loads
 from baloot.records.replay import replay
+from baloot.view.seat_view import SeatView
 
 
 def test_wilson_interval_matches_the_textbook_values() -> None:
@@ -135,3 +142,33 @@ def test_the_arena_command_refuses_bad_input_clearly() -> None:
     result = arena("random", "random", "--rule", "bogus=1")
     assert result.returncode == 2 and "bogus" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+class _Clocked:
+    """Plays the first legal action and notes the clock of each decision."""
+
+    name = "clocked"
+    seen: ClassVar[list[float | None]] = []
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        clock = current_clock()
+        self.seen.append(clock.cpu)
+        assert not clock.expired() or clock.cpu_used() >= 0.005
+        return legal[0]
+
+
+def test_each_decision_gets_the_cpu_budget_and_the_verdict_shows_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(base, "_builtin", lambda: {"clocked": _Clocked, "random": RandomBot})
+    summary = run_arena(ArenaConfig("clocked", "random", pairs=1, seed=1, hands=True, cpu_ms=5))
+    assert _Clocked.seen and set(_Clocked.seen) == {0.005}
+    data = summary.to_json()
+    assert data["cpu_ms"] == 5 and data["sides"]["a"]["cpu_ms_per_decision"] >= 0
+    result = arena("random", "random", "--hands", "2", "--cpu-ms", "50")
+    assert result.returncode == 0, result.stderr
+    assert "CPU ms per decision" in result.stdout and "50 CPU ms a decision" in result.stdout
+    assert arena("random", "random", "--cpu-ms", "0").returncode == 2

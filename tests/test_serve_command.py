@@ -10,9 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import free_port
@@ -30,12 +32,12 @@ def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 class Serving:
     """A ``baloot serve`` process and its address."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, *options: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp_path / "serve.log"
         self.process = subprocess.Popen(
-            [*BALOOT, "serve", "--port", str(self.port), "--db", str(tmp_path / "t.db")],
+            [*BALOOT, "serve", "--port", str(self.port), "--db", str(tmp_path / "t.db"), *options],
             stdout=subprocess.PIPE,
             stderr=self.log.open("w"),
             text=True,
@@ -149,3 +151,105 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
 def test_bad_options_are_refused_with_status_2() -> None:
     done = run("serve", "--port", "70000")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"
+CRASHING = """\
+import json, sys
+for line in sys.stdin:
+    if json.loads(line)["type"] == "act":
+        sys.exit(3)
+    print(json.dumps({"type": "ready"}), flush=True)
+"""
+
+
+def running(script: Path) -> int:
+    """How many processes run ``script`` now."""
+    found = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            found += str(script).encode() in cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+    return found
+
+
+def refused(serving: Serving, body: object) -> str:
+    try:
+        serving.post("/api/tables", body)
+    except urllib.error.HTTPError as error:
+        assert error.code == 400
+        message: str = json.loads(error.read())["error"]
+        return message
+    raise AssertionError("the table was created")
+
+
+def watch_until(serving: Serving, table: object, kind: str, limit: float = 30) -> dict[str, Any]:
+    with connect(f"ws://127.0.0.1:{serving.port}/ws/tables/{table}") as ws:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            message: dict[str, Any] = json.loads(ws.recv(timeout=limit))
+            if message["type"] == kind:
+                return message
+    raise AssertionError(f"no {kind}")
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes in /proc")
+def test_an_operator_bot_plays_at_a_table_as_one_process_per_seat_until_shutdown(
+    tmp_path: Path,
+) -> None:
+    bot = tmp_path / "house_bot.py"
+    bot.write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    serving = Serving(tmp_path, "--bot", f"house={bot}", "--bot-pause", "0")
+    try:
+        with urllib.request.urlopen(serving.url + "/api/options", timeout=5) as answer:
+            assert "house" in json.loads(answer.read())["bots"]
+        created = serving.post("/api/tables", {"seats": {s: "bot:house" for s in "NESW"}})
+        over = watch_until(serving, created["table"], "hand-over")
+        assert over["view"]["result"] is not None
+        with urllib.request.urlopen(f"{serving.url}/api/tables/{created['table']}") as answer:
+            assert set(json.loads(answer.read())["players"].values()) == {"bot:house"}
+        assert running(bot) == 4
+        assert serving.stop() == -signal.SIGTERM
+    finally:
+        serving.stop()
+    log = serving.log.read_text()
+    assert "bot:house says playing" in log and "Traceback" not in log
+    assert str(bot) not in log  # a client never learns the operator's command
+    assert running(bot) == 0
+
+
+def test_a_failing_operator_bot_is_stood_in_for_and_the_table_goes_on(tmp_path: Path) -> None:
+    bot = tmp_path / "crashing_bot.py"
+    bot.write_text(CRASHING, encoding="utf-8")
+    serving = Serving(tmp_path, "--bot", f"crashing={bot}", "--bot-pause", "0")
+    try:
+        created = serving.post("/api/tables", {"seats": {"N": "bot:crashing"}})
+        watch_until(serving, created["table"], "hand-over")
+    finally:
+        serving.stop()
+    log = serving.log.read_text()
+    assert "bot crashing at N failed (crashed)" in log
+    assert "the heuristic bot played that decision" in log
+
+
+def test_a_client_cannot_seat_a_command_or_a_path(serving: Serving) -> None:
+    for player in ("bot:cmd:python3 -c 1", f"bot:{SAMPLE}", "bot:./x"):
+        message = refused(serving, {"seats": {"N": player}})
+        assert message.startswith("seat N: bot ") and "only registered bots are taken" in message
+    assert "no option 'x'" in refused(serving, {"seats": {"N": "bot:heuristic:x"}})
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("heuristic=python3 x.py", "--bot heuristic=…: bot:heuristic is taken"),
+        ("mine=no-such-command-here", "'no-such-command-here' is not found"),
+        ("mine", "--bot takes NAME=COMMAND, not 'mine'"),
+        ("a b=python3 x.py", "a bot is NAME[:OPTIONS]"),
+    ],
+)
+def test_a_bad_operator_bot_is_one_line_and_status_2(option: str, says: str) -> None:
+    done = run("serve", "--port", str(free_port()), "--bot", option)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert says in done.stderr

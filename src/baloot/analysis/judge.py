@@ -11,11 +11,12 @@ every run and one position analysed alone gives what the whole hand's analysis g
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol, runtime_checkable
+from typing import Final, Protocol, TypeVar, runtime_checkable
 
-from baloot.bots.base import make_bot
+from baloot.bots.base import check_bot_name, close_bot, make_bot
+from baloot.bots.names import BotSpec
 from baloot.core.actions import Action, Verb
 from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
@@ -27,6 +28,8 @@ from baloot.view.seat_view import SeatView
 DEFAULT_BOT: Final = "expert"
 #: Estimates closer than this are equal.
 TIE: Final = 1e-9
+
+T = TypeVar("T")
 
 
 class JudgeError(BalootError):
@@ -77,8 +80,13 @@ class SolverAndBot:
     def __init__(self, bot: str | None = DEFAULT_BOT, seed: int = 0) -> None:
         self._bot = bot
         self._seed = seed
-        if bot is not None:
-            self._make(random.Random(0))  # an unknown bot or one that cannot judge: at once
+        self._spec: BotSpec | None = None
+        if bot is not None:  # an unknown bot, a program, or one that cannot judge: at once
+            try:
+                self._spec = check_bot_name(bot, programs=False)
+            except (BalootError, ValueError) as error:
+                raise JudgeError(str(error)) from None
+            close_bot(self._make(random.Random(0)))
 
     @property
     def bot(self) -> str | None:
@@ -108,24 +116,30 @@ class SolverAndBot:
         seat = hand.to_act
         assert seat is not None, "a position to judge has a seat to act"
         view, legal = SeatView.of(hand, seat), hand.legal_actions()
-        estimates = self._make(self._rng(key)).evaluate(view, legal)
+        estimates = self._ask(key, lambda bot: bot.evaluate(view, legal))
         declares = any(action.verb is Verb.DECLARE for action in legal)
         if hand.phase is Phase.PLAYING and not declares:
             choice = best_card(estimates, legal)
         else:
-            choice = self._make(self._rng(key)).choose(view, legal)
+            choice = self._ask(key, lambda bot: bot.choose(view, legal))
         return Estimate(estimates, choice)
 
-    def _rng(self, key: str) -> random.Random:
-        return random.Random(f"{self._seed}:{key}")
+    def _ask(self, key: str, question: Callable[[Evaluating], T]) -> T:
+        """``question`` put to a new bot, its generator seeded by ``key``."""
+        bot = self._make(random.Random(f"{self._seed}:{key}"))
+        try:
+            return question(bot)
+        finally:
+            close_bot(bot)
 
     def _make(self, rng: random.Random) -> Evaluating:
-        assert self._bot is not None
+        assert self._spec is not None
         try:
-            bot = make_bot(self._bot, rng)
-        except (BalootError, ValueError) as error:  # an unknown bot, a bad option
+            bot = make_bot(self._spec, rng)
+        except (BalootError, ValueError) as error:  # a bad option
             raise JudgeError(str(error)) from None
         if not isinstance(bot, Evaluating):
+            close_bot(bot)
             raise JudgeError(
                 f"bot {self._bot!r} cannot estimate the value of each option "
                 f"(the analysis needs one with evaluate, such as {DEFAULT_BOT})"

@@ -1,9 +1,13 @@
-"""The bot interface and the registry that finds bots by name.
+"""The registry that finds bots by name (the grammar of names is :mod:`baloot.bots.names`).
 
-A bot sees only its seat's :class:`~baloot.view.SeatView` and the legal actions, and
-returns one of them. Bots come from this package (``random``, ``heuristic``) or from any installed
-package that declares an entry point in the group ``pybaloot.bots``: the entry point names a
-callable that takes a ``random.Random`` and returns a bot.
+A bot sees only its seat's :class:`~baloot.view.SeatView` and the legal actions, and returns
+one of them. Registered bots are built in (``random``, ``heuristic``), come from an installed
+package that declares an entry point in the group ``pybaloot.bots``, or are registered while a
+server runs (its operator's bots, :func:`registered`). Each is made by a factory: a callable
+that takes a ``random.Random`` and, if it has a parameter called ``options`` or a second
+required one, the name's :class:`~baloot.bots.names.BotOptions` (a factory without refuses
+any option). Names of external programs (``cmd:…``, a path) make an
+:class:`~baloot.bots.external.ExternalBot`.
 
 >>> import random
 >>> bot = make_bot("random", random.Random(1))
@@ -11,53 +15,175 @@ callable that takes a ``random.Random`` and returns a bot.
 'random'
 >>> sorted(available_bots())[:2]
 ['heuristic', 'random']
+>>> make_bot("heuristic:deep", random.Random(1))
+Traceback (most recent call last):
+...
+baloot.bots.names.UnknownBotError: bot 'heuristic' has no option 'deep' (it takes no options)
 """
 
 from __future__ import annotations
 
+import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Protocol, runtime_checkable
 
-from baloot.core.errors import BalootError
+from baloot.bots.names import BotOptions, BotSpec, Program, Registered, UnknownBotError
+from baloot.bots.names import parse_bot_name as parse_bot_name
 from baloot.table.players import Bot
 
 ENTRY_POINT_GROUP = "pybaloot.bots"
 
-
+#: A factory that makes a bot from its random generator (and takes no options).
 BotFactory = Callable[[random.Random], Bot]
+#: A factory that makes a bot from its random generator and the options of its name.
+OptionsFactory = Callable[[random.Random, BotOptions], Bot]
+#: Any factory of the registry.
+AnyFactory = BotFactory | OptionsFactory
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "AnyFactory",
+    "BotFactory",
+    "Closing",
+    "OptionsFactory",
+    "UnknownBotError",
+    "available_bots",
+    "check_bot_name",
+    "close_bot",
+    "make_bot",
+    "parse_bot_name",
+    "registered",
+    "takes_options",
+]
 
 
-class UnknownBotError(BalootError, LookupError):
-    """No bot of that name is built in or installed."""
-
-
-def _builtin() -> dict[str, BotFactory]:
+def _builtin() -> dict[str, AnyFactory]:
+    """The bots of this package: one line each."""
     from baloot.bots.heuristic import HeuristicBot
     from baloot.bots.random_bot import RandomBot
 
-    return {"random": RandomBot, "heuristic": HeuristicBot}
+    return {
+        "random": RandomBot,
+        "heuristic": HeuristicBot,
+    }
 
 
-def available_bots() -> dict[str, BotFactory]:
-    """Every bot by name: the built-in ones and those of installed packages."""
-    return {**_installed(), **_builtin()}
+_registered: dict[str, AnyFactory] = {}
+
+
+def available_bots() -> dict[str, AnyFactory]:
+    """Every registered bot by name: installed, built in, and registered by an operator."""
+    return {**_installed(), **_builtin(), **_registered}
 
 
 @cache
-def _installed() -> dict[str, BotFactory]:
+def _installed() -> dict[str, AnyFactory]:
     """Bots of installed packages, looked up once: the package metadata does not change."""
     return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
-    """A new bot by name, with its own random generator."""
-    bots = available_bots()
+def takes_options(factory: Callable[..., Bot]) -> bool:
+    """True when ``factory`` is given the options: it has a parameter called ``options``, or
+    a second required positional one.
+
+    >>> from baloot.bots import HeuristicBot
+    >>> takes_options(HeuristicBot), takes_options(lambda rng, options: HeuristicBot(rng))
+    (False, True)
+    """
+    return _options_parameter(factory) is not None
+
+
+def _options_parameter(factory: Callable[..., Bot]) -> inspect.Parameter | None:
     try:
-        factory = bots[name]
-    except KeyError:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # no signature to read: a plain factory
+        return None
+    if "options" in parameters:
+        return parameters["options"]
+    required = [
+        p
+        for p in parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return required[1] if len(required) >= 2 else None
+
+
+@contextmanager
+def registered(bots: Mapping[str, AnyFactory]) -> Iterator[None]:
+    """Add ``bots`` to the registry while inside (a server's operator bots); a name that is
+    taken already is a ``ValueError``."""
+    taken = sorted(set(bots) & set(available_bots()))
+    if taken:
+        raise ValueError(f"bot names already registered: {', '.join(taken)}")
+    _registered.update(bots)
+    try:
+        yield
+    finally:
+        for name in bots:
+            _registered.pop(name, None)
+
+
+def _unknown(name: str) -> UnknownBotError:
+    known = ", ".join(sorted(available_bots()))
+    return UnknownBotError(
+        f"unknown bot {name!r} (available: {known}; a program is cmd:COMMAND or a path with /)"
+    )
+
+
+def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
+    """A new bot by name (``heuristic``, ``expert:hard``, ``cmd:python3 bot.py``, ``./mybot``),
+    with its own random generator; an :class:`UnknownBotError` with one line if there is none."""
+    spec = parse_bot_name(name) if isinstance(name, str) else name
+    if isinstance(spec, Program):
+        from baloot.bots.external import ExternalBot
+
+        return ExternalBot(spec)
+    factory: Callable[..., Bot] | None = available_bots().get(spec.name)
+    if factory is None:
+        raise _unknown(spec.name)
+    parameter = _options_parameter(factory)
+    if parameter is None:
+        spec.options.check()
+        return factory(rng)
+    if parameter.kind is parameter.KEYWORD_ONLY:
+        return factory(rng, **{parameter.name: spec.options})
+    return factory(rng, spec.options)
+
+
+def check_bot_name(name: str, *, programs: bool = True) -> BotSpec:
+    """What ``name`` names, checked: the bot exists and takes its options, or the program
+    can be found. With ``programs`` False, only registered bots are accepted (a web table)."""
+    spec = parse_bot_name(name)
+    if isinstance(spec, Registered):
+        close_bot(make_bot(spec, random.Random(0)))
+    elif not programs:
         raise UnknownBotError(
-            f"unknown bot {name!r} (available: {', '.join(sorted(bots))})"
-        ) from None
-    return factory(rng)
+            f"bot {name!r}: only registered bots are taken here "
+            f"({', '.join(sorted(available_bots()))})"
+        )
+    else:
+        from baloot.bots.external import find_program
+
+        find_program(spec)
+    return spec
+
+
+@runtime_checkable
+class Closing(Protocol):
+    """A bot that holds something to let go of once its match is over (a process)."""
+
+    def close(self) -> None:
+        """Let go of it."""
+        ...
+
+
+def close_bot(bot: object) -> None:
+    """Let go of what ``bot`` holds, if anything."""
+    close = getattr(bot, "close", None)  # quicker than isinstance(bot, Closing)
+    if close is not None:
+        with suppress(Exception):
+            close()

@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import sys
 from pathlib import Path
 
-from baloot.bots import available_bots
+from baloot.bots.base import check_bot_name
+from baloot.bots.names import UnknownBotError
 from baloot.core.errors import BalootError, IllegalActionError, RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
@@ -46,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         metavar="SPEC",
         help="the bots: one name for all three (default heuristic), or per seat, "
-        "e.g. W=random,E=heuristic (seats left out play heuristic)",
+        "e.g. W=random,E=heuristic (seats left out play heuristic); a name may carry options "
+        "(expert:hard) or be a program (cmd:COMMAND, or a path)",
     )
     parser.add_argument(
         "--seed", type=int, help="a seed for a reproducible match (deck, first dealer and bots)"
@@ -94,20 +97,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def parse_bots(spec: str, human: Seat) -> dict[Seat, str]:
     """``heuristic`` → that bot at the three other seats; ``W=random,E=heuristic`` → per seat.
 
+    A bot is any bot name (``docs/bots.md``): ``expert:samples=20,hard``, ``cmd:python3
+    bot.py``, ``./mybot``; in the per-seat form a part that does not begin with ``SEAT=``
+    belongs to the name before it (its options).
+
     >>> parse_bots("W=random", Seat.S)[Seat.W], parse_bots("random", Seat.S)[Seat.N]
     ('random', 'random')
+    >>> parse_bots("W=heuristic,E=random:x,y", Seat.S)
+    Traceback (most recent call last):
+    ...
+    baloot.cli.play.PlayUsageError: bot 'random' has no option 'x' (it takes no options)
     """
     others = [s for s in Seat if s != human]
-    known = available_bots()
     spec = spec.strip()
-    if "=" not in spec:
+    if _SEAT_PART.match(spec) is None:
         names = dict.fromkeys(others, spec)
     else:
         names = dict.fromkeys(others, DEFAULT_BOT)
+        parts: list[str] = []
         for part in spec.split(","):
-            seat_text, sep, name = part.partition("=")
+            if parts and _SEAT_PART.match(part) is None:
+                parts[-1] += "," + part
+            else:
+                parts.append(part)
+        for part in parts:
+            seat_text, _, name = part.partition("=")
             seat_text, name = seat_text.strip().upper(), name.strip()
-            if not sep or not name or seat_text not in Seat.__members__:
+            if not name or seat_text not in Seat.__members__:
                 raise PlayUsageError(f"--bots takes NAME or SEAT=NAME,SEAT=NAME, not {part!r}")
             seat = Seat[seat_text]
             if seat == human:
@@ -115,10 +131,21 @@ def parse_bots(spec: str, human: Seat) -> dict[Seat, str]:
                     f"{seat.name} is your seat (--seat {human.name}): name bots for the others"
                 )
             names[seat] = name
-    for name in names.values():
-        if name not in known:
-            raise PlayUsageError(f"unknown bot {name!r} (available: {', '.join(sorted(known))})")
+    for name in set(names.values()):
+        _check_bot(name)
     return names
+
+
+#: The beginning of a per-seat part of ``--bots``: ``W=``.
+_SEAT_PART = re.compile(r"\s*[NESWnesw]\s*=")
+
+
+def _check_bot(name: str, where: str = "") -> None:
+    """A usage error, in one line, unless ``name`` names a bot."""
+    try:
+        check_bot_name(name)
+    except UnknownBotError as error:
+        raise PlayUsageError(f"{where}{error}") from None
 
 
 def parse_options(args: argparse.Namespace) -> Options:
@@ -180,13 +207,11 @@ def resume_table(options: Options) -> tuple[Table, Options]:
         raise PlayUsageError(f"{options.resume} does not name its players")
     seed = record.metadata.get("x_seed")
     seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else options.seed
-    known = available_bots()
     names = {}
     for seat in Seat:
         label = str(players.get(seat.name, "bot:" + DEFAULT_BOT))
         name = label[4:] if label.startswith("bot:") else DEFAULT_BOT
-        if name not in known:
-            raise PlayUsageError(f"{options.resume}: unknown bot {name!r} at {seat.name}")
+        _check_bot(name, f"{options.resume}, {seat.name}: ")
         names[seat] = name
     table = Table.resume(record, seat_bots(names, seed), seed)
     humans = table.humans

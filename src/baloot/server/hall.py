@@ -8,6 +8,12 @@ lock; and it keeps each table's one timer: the next bot decision (after a short 
 people can follow), a human's turn timer, the 30 s of a disconnected human, the 30 s after a
 ``hand-over``. On start it brings back every table in play from storage.
 
+A bot decides under a clock (:mod:`baloot.bots.clock`) of ``bot_seconds`` of wall time. A
+table may seat an operator's bot program (``baloot serve --bot``): its processes live as long
+as the table is in memory, and are ended when the match is over, when the table is closed or
+dropped, and when the server stops. Whatever such a table does that may ask a bot (a claim
+makes the bots play on) runs in the bots' threads, never in the event loop.
+
 Connections are given an :class:`Outbox`: a bounded queue that the transport drains; a client
 too slow to read its messages is closed instead of holding up the table.
 """
@@ -15,6 +21,7 @@ too slow to read its messages is closed instead of holding up the table.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -23,6 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
+from baloot.bots.clock import Clock, deciding
+from baloot.bots.external import close_all
 from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
@@ -48,6 +57,8 @@ OUTBOX: Final = 2048
 MAX_TABLES: Final = 2000
 #: How many connections one table takes at most, spectators included (close code 1013).
 MAX_CONNECTIONS: Final = 64
+#: The wall time a bot has for a decision (an external program is told it as ``clock_ms``).
+BOT_SECONDS: Final = 1.0
 
 T = TypeVar("T")
 
@@ -89,6 +100,11 @@ class Live:
     turn_started: float = 0.0
     finished: bool = False
 
+    @property
+    def has_programs(self) -> bool:
+        """True when a bot of the table runs a process (an operator's bot program)."""
+        return any(hasattr(bot, "close") for bot in self.room.table.bots.values())
+
 
 class Hall:
     """Every table of one server.
@@ -107,6 +123,7 @@ class Hall:
         next_wait: float = NEXT_WAIT,
         idle: float = 7 * 24 * 3600.0,
         bot_threads: int = 2,
+        bot_seconds: float = BOT_SECONDS,
         analysis_bot: str | None = SERVER_BOT,
         analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
@@ -116,6 +133,7 @@ class Hall:
         self.absent_wait = absent_wait
         self.next_wait = next_wait
         self.idle = idle
+        self.bot_seconds = bot_seconds
         self.clock = clock
         self.tables: dict[str, Live] = {}
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
@@ -125,6 +143,7 @@ class Hall:
         self._faulted: set[str] = set()
         self._unwritten: list[tuple[str, list[Step], asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        self._releasing: set[asyncio.Future[None]] = set()
         self.analyses = Analyses(
             store, self._store, bot=analysis_bot, queue=analysis_queue, clock=clock
         )
@@ -158,6 +177,10 @@ class Hall:
         for live in list(self.tables.values()):  # a bot may be thinking: let it finish
             async with live.lock:
                 pass
+        for live in list(self.tables.values()):
+            self._release(live)
+        if self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
         self._bots.shutdown(wait=True)
         self._writer.shutdown(wait=True)
         self.store.close()
@@ -309,7 +332,13 @@ class Hall:
             if self.tables.get(live.room.id) is not live:
                 return  # dropped after a fault: its connections are being closed
             try:
-                out = live.room.receive(connection, text)
+                if live.has_programs:  # a claim may ask them: not in the event loop
+                    loop = asyncio.get_running_loop()
+                    out = await loop.run_in_executor(
+                        self._bots, live.room.receive, connection, text
+                    )
+                else:
+                    out = live.room.receive(connection, text)
             except Exception:
                 self._fault(live)
                 return
@@ -383,12 +412,24 @@ class Hall:
         for outbox in live.outboxes.values():
             outbox.close(code)
         self.tables.pop(live.room.id, None)
+        self._release(live)
+
+    def _release(self, live: Live) -> None:
+        """End the processes of the table's bot programs (``bye``, then 2 s at most), in a
+        thread; :meth:`stop` waits for them."""
+        if not live.has_programs:
+            return
+        bots = list(live.room.table.bots.values())
+        done = asyncio.get_running_loop().run_in_executor(None, close_all, bots)
+        self._releasing.add(done)
+        done.add_done_callback(self._releasing.discard)
 
     async def _finish_if_over(self, live: Live) -> None:
         table = live.room.table
         if live.finished or not table.match.is_over:
             return
         live.finished = True
+        self._release(live)
         record, summary = _record(live), _summary(live)
         await self._store(self.store.finish, live.room.id, record, summary, self.clock())
         if not live.outboxes:  # nobody watches: nothing more to keep in memory
@@ -448,12 +489,19 @@ class Hall:
         live.timer = task
 
     async def _bot_step(self, live: Live) -> list[Outgoing]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._bots, live.room.step_bot)
+        return await self._deciding(live.room.step_bot)
 
     async def _time_out(self, live: Live, seat: Seat) -> list[Outgoing]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._bots, live.room.time_out, seat)
+        return await self._deciding(functools.partial(live.room.time_out, seat))
+
+    async def _deciding(self, step: Callable[[], list[Outgoing]]) -> list[Outgoing]:
+        """``step`` in a bot thread, under a clock of ``bot_seconds`` for its decision."""
+
+        def decide() -> list[Outgoing]:
+            with deciding(Clock(wall=self.bot_seconds, cpu_time=time.thread_time)):
+                return step()
+
+        return await asyncio.get_running_loop().run_in_executor(self._bots, decide)
 
     async def _deal(self, live: Live) -> list[Outgoing]:
         return live.room.deal()

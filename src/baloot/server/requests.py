@@ -2,7 +2,8 @@
 
 A server never trusts a client: every part of the request is checked here, and a bad one is
 a :class:`CreateError` with one clear line (the HTTP 400's ``error``). Bots are named from the
-registry, never run as a command given by a client.
+registry (``bot:NAME[:OPTIONS]``: built in, installed, or registered by the server's operator
+with ``baloot serve --bot``), never run as a command or a path given by a client.
 
 >>> read_request({"seats": {"S": "human"}, "names": {"S": "  Saad  "}, "timer": 30})[1]
 {'S': 'Saad'}
@@ -17,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from baloot.bots.base import available_bots
+from baloot.bots.base import check_bot_name
+from baloot.bots.names import UnknownBotError
 from baloot.core.errors import RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
@@ -27,6 +29,8 @@ from baloot.records.record import read_rules
 TIMERS: Final = (None, 15, 30, 60)
 #: The longest display name, in characters.
 MAX_NAME: Final = 40
+#: The longest player (``bot:NAME[:OPTIONS]``), in characters.
+MAX_PLAYER: Final = 100
 
 
 class CreateError(ValueError):
@@ -54,9 +58,14 @@ def read_request(
         if kind != "human":
             if not isinstance(kind, str) or not kind.startswith("bot:"):
                 raise CreateError(f"seat {seat}: a player is 'human' or 'bot:NAME'")
-            if kind[4:] not in available_bots():
-                known = ", ".join(sorted(available_bots()))
-                raise CreateError(f"seat {seat}: unknown bot {kind[4:40]!r} (known: {known})")
+            if len(kind) > MAX_PLAYER or not kind.isprintable():
+                raise CreateError(
+                    f"seat {seat}: a bot name is printable, {MAX_PLAYER} chars at most"
+                )
+            try:
+                check_bot_name(kind[4:], programs=False)
+            except UnknownBotError as error:
+                raise CreateError(f"seat {seat}: {error}") from None
         seats[seat] = kind
     names: dict[str, str] = {}
     for seat, name in names_in.items():

@@ -13,16 +13,26 @@ import argparse
 import errno
 import logging
 import os
+import random
 import re
 import socket
 import sys
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from baloot.core.errors import BalootError
+
+if TYPE_CHECKING:
+    from baloot.bots.base import OptionsFactory
+    from baloot.bots.guarded import GuardedBot
+    from baloot.bots.names import BotOptions, Program
 
 #: Status of a command that could not start (bad address, port in use, unusable database).
 CANNOT_START: Final = 2
 #: Status after Ctrl-C (after SIGTERM the server stops the same way and ends by that signal).
 INTERRUPTED: Final = 130
+#: The log of the operator's bot programs: their standard error, and their failures.
+BOTS_LOG: Final = "baloot.server.bots"
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
 
 HELP: Final = "serve tables in the browser: play with friends and bots, in Arabic or English"
@@ -31,6 +41,11 @@ examples:
   baloot serve                         # http://127.0.0.1:8000/ on this computer only
   baloot serve --host 0.0.0.0          # friends on the same network open http://YOUR-IP:8000/
   baloot serve --db postgresql://user:secret@localhost/baloot
+  baloot serve --bot mine="python3 /srv/bots/mine.py"   # tables may seat bot:mine
+
+A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per seat while its
+table is in play, and when it fails the heuristic bot makes that decision. Clients name it
+bot:NAME; they can never give a command.
 
 The analysis page of a finished hand (linked from the table and the history) is computed in
 the background, one hand at a time, and kept in the database; --analysis-bot names the bot
@@ -68,6 +83,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="new tables one address may create a minute (default 10; 0: no limit)",
     )
     parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=COMMAND",
+        help="register a bot program as bot:NAME for the tables (repeatable; see below)",
+    )
+    parser.add_argument(
         "--bot-pause",
         type=float,
         default=0.6,
@@ -88,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from baloot.analysis import SolverAndBot
-    from baloot.core.errors import BalootError
+    from baloot.bots.base import registered
     from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
@@ -104,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
             "--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10, "
             "--tables-per-minute 0 or more"
         )
+    try:
+        operators = operator_bots(args.bot)
+    except BalootError as error:
+        return _cannot(str(error))
     analysis_bot = SERVER_BOT if args.analysis_bot is None else args.analysis_bot
     if analysis_bot == "none":
         analysis_bot = None
@@ -140,15 +166,80 @@ def run(args: argparse.Namespace) -> int:
     )
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_redact_tokens)
+    if operators:  # what the bot programs write on standard error, and their failures
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        bots_log = logging.getLogger(BOTS_LOG)
+        bots_log.addHandler(handler)
+        bots_log.setLevel(logging.INFO)
+        bots_log.propagate = False
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        with registered(operators):
+            uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again
         return INTERRUPTED
     return 0
+
+
+def operator_bots(assignments: list[str]) -> dict[str, OptionsFactory]:
+    """The bots of ``--bot NAME=COMMAND``, checked (a :class:`BalootError` with one line).
+
+    ``COMMAND`` is a command line, split as a shell splits words, or one path (a ``.py``
+    file runs with this Python). Each seat gets its own process, started at its first
+    decision; when it fails, the heuristic bot decides for it (and it is logged).
+    """
+    from baloot.bots.base import available_bots
+    from baloot.bots.external import find_program
+    from baloot.bots.names import (
+        COMMAND_PREFIX,
+        BotOptions,
+        Program,
+        Registered,
+        parse_bot_name,
+    )
+
+    bots: dict[str, OptionsFactory] = {}
+    for assignment in assignments:
+        name, equals, command = assignment.partition("=")
+        name, command = name.strip(), command.strip()
+        if not equals or not command:
+            raise BalootError(f"--bot takes NAME=COMMAND, not {assignment!r}")
+        if parse_bot_name(name) != Registered(name, BotOptions()):
+            raise BalootError(f"--bot {name}=…: a bot name is letters, digits, '_', '.', '-'")
+        if name in available_bots() or name in bots:
+            raise BalootError(f"--bot {name}=…: bot:{name} is taken; choose another name")
+        words = command.split()
+        text = command if len(words) == 1 and "/" in command else COMMAND_PREFIX + command
+        program = parse_bot_name(command if command.startswith(COMMAND_PREFIX) else text)
+        assert isinstance(program, Program)
+        find_program(program)
+        bots[name] = _operator_factory(name, program)
+    return bots
+
+
+def _operator_factory(name: str, program: Program) -> OptionsFactory:
+    """How a table seats the operator's bot ``name``: guarded by the heuristic bot."""
+    from baloot.bots.external import BotFailure, ExternalBot
+    from baloot.bots.guarded import GuardedBot
+    from baloot.bots.heuristic import HeuristicBot
+
+    logger = logging.getLogger(BOTS_LOG)
+
+    def log(line: bytes) -> None:
+        logger.info("bot:%s says %s", name, line.decode("utf-8", "replace").rstrip()[:500])
+
+    def report(failure: BotFailure) -> None:
+        logger.warning("%s; the heuristic bot played that decision", failure)
+
+    def make(rng: random.Random, options: BotOptions) -> GuardedBot:
+        options.check()
+        return GuardedBot(ExternalBot(program, name=name, log=log), HeuristicBot(rng), report)
+
+    return make
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -12,7 +12,7 @@ Player(kind=<PlayerKind.BOT: 'bot'>, name='random')
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, runtime_checkable
@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
+from baloot.core.seats import Seat
 from baloot.view.seat_view import SeatView
 
 BOT_PREFIX = "bot:"
@@ -34,6 +35,23 @@ class Bot(Protocol):
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """Return one of ``legal``: the seat's decision in ``view``."""
         ...
+
+
+@runtime_checkable
+class Listening(Protocol):
+    """A bot that wants to hear when a hand is over (an external program is told ``over``)."""
+
+    def hand_over(self, view: SeatView) -> None:
+        """``view`` is the finished hand as the bot's seat sees it (its result set)."""
+        ...
+
+
+def tell_hand_over(hand: Hand, bots: Mapping[Seat, Bot]) -> None:
+    """Tell every bot of ``bots`` that listens that ``hand`` is over, in its seat's view."""
+    for seat, bot in bots.items():
+        listen = getattr(bot, "hand_over", None)  # quicker than isinstance(bot, Listening)
+        if listen is not None:
+            listen(SeatView.of(hand, seat))
 
 
 class BotError(IllegalActionError):

@@ -44,7 +44,7 @@ from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, Trick
 from baloot.records.record import Record
 from baloot.records.replay import replay
-from baloot.table.players import Bot, Player, bot_action
+from baloot.table.players import Bot, Player, bot_action, tell_hand_over
 from baloot.view.seat_view import SeatView
 
 
@@ -323,6 +323,7 @@ class Table:
         events = [self._event(EventKind.ACTION, action, trick)]
         if hand.is_over:
             events.append(self._event(EventKind.HAND_OVER))
+            tell_hand_over(hand, self.bots)
         return events
 
     def _event(

@@ -1,0 +1,135 @@
+"""The arena's pairs on several processes of one machine (``--jobs``).
+
+The pairs are handed out lazily, a few per worker ahead of the results, and come back in
+their order. The workers are bound to the process that started them: they ignore Ctrl-C (the
+parent decides), stop cleanly on SIGTERM (their external bots ended with them), and end by
+themselves when the parent dies.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Generator, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import FrameType
+
+from baloot.bots.external import end_all
+from baloot.bots.pairs import ArenaConfig, PairResult, play_pair
+
+IN_FLIGHT_PER_JOB = 4
+"""Pairs handed to the workers ahead of the results, per job."""
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker checks that the process that started it is still there."""
+
+#: One pair to play: the run, the pair's number and its seed.
+Task = tuple[ArenaConfig, int, int]
+
+
+def pool_pairs(tasks: Iterator[Task], jobs: int) -> Generator[PairResult, None, None]:
+    """Play ``tasks`` on ``jobs`` worker processes, yielding the results in order; when the
+    iteration ends early (an error, Ctrl-C, or the caller stops), the workers are stopped."""
+    before = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    try:
+        pending: deque[Future[PairResult]] = deque(
+            pool.submit(_play_task, task)
+            for task in itertools.islice(tasks, IN_FLIGHT_PER_JOB * jobs)
+        )
+        while pending:
+            result = pending.popleft().result()
+            for task in itertools.islice(tasks, 1):
+                pending.append(pool.submit(_play_task, task))
+            yield result
+    except BaseException:
+        _stop_workers(pool, before)
+        raise
+    pool.shutdown()
+
+
+def _stop_workers(
+    pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]
+) -> None:
+    """Drop the pairs not started and end the workers now (they clean up on SIGTERM)."""
+    workers = [p for p in multiprocessing.active_children() if p not in before]
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + 5
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join(1)
+
+
+class _Stopped(SystemExit):
+    """Raised in a worker by SIGTERM: unwinds (its bots' processes are ended) and exits."""
+
+
+def _start_worker(parent_pid: int) -> None:
+    """Set up a worker process: bound to its parent, deaf to Ctrl-C, stopped by SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    parent = os.getppid()
+    _die_with_parent()
+    if parent != parent_pid and not _exists(parent_pid):  # the parent died before this
+        os._exit(1)
+    watcher = threading.Thread(
+        target=_watch_parent, args=(parent, parent_pid), name="parent-watch", daemon=True
+    )
+    watcher.start()
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+    raise _Stopped(128 + signum)
+
+
+def _die_with_parent() -> None:
+    """On Linux, have the kernel send SIGTERM to this process when its parent ends."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):
+        return  # the watcher thread still ends the worker
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _watch_parent(parent: int, parent_pid: int) -> None:
+    """End this worker once its parent (or the run's main process) has gone."""
+    while os.getppid() == parent and _exists(parent_pid):
+        time.sleep(PARENT_CHECK_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)  # lets the main thread clean up …
+    time.sleep(5)
+    end_all()
+    os._exit(1)  # … unless it is stuck
+
+
+def _play_task(task: Task) -> PairResult:
+    """One pair, in a worker; SIGTERM ends the worker here, after its cleanup."""
+    try:
+        return play_pair(*task)
+    except _Stopped as stop:
+        end_all()
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
