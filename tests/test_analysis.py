@@ -323,6 +323,10 @@ def test_a_bot_that_cannot_estimate_or_does_not_exist_is_refused() -> None:
         SolverAndBot("heuristic")
     with pytest.raises(JudgeError, match="unknown bot"):
         SolverAndBot("nobody")
+    with pytest.raises(JudgeError, match="only registered bots"):
+        SolverAndBot("cmd:python3 bot.py")
+    with pytest.raises(JudgeError, match="expert"):
+        SolverAndBot("expert:samples=none")
 
 
 # --------------------------------------------------------------------------- the JSON

@@ -53,6 +53,7 @@ def match(tmp_path: Path) -> Path:
     for text in THROWN_ACTIONS:
         match.apply(text)
     rng = match.rng = random.Random(8)
+    match.auto_deal = False
     match.deal()
     while not match.hand.is_over:
         match.apply(rng.choice(match.legal_actions()))

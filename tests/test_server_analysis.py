@@ -21,12 +21,13 @@ from test_server import Seen, Server, create
 from baloot.analysis import SolverAndBot, analyze_record
 from baloot.core.match import Match
 from baloot.records.record import Record, dumps, loads
-from baloot.server import analyses as analyses_module
 from baloot.server.analyses import ANNULLED, IN_PROGRESS, Source
 from baloot.server.journal import TableConfig
 from baloot.server.storage import Store
 
 API = "/api/tables/{table}/hands/{hand}/analysis"
+#: What the server's worker calls to analyse a hand.
+COMPUTE = "baloot.server.analyses.analyze_record"
 PLAYERS = {"N": "bot:heuristic", "E": "bot:heuristic", "S": "Saad", "W": "bot:heuristic"}
 
 
@@ -144,7 +145,7 @@ def test_a_stored_match_is_analysed_once_and_kept_across_a_restart(
     def never(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("computed again")
 
-    monkeypatch.setattr(analyses_module, "analyze_record", never)
+    monkeypatch.setattr(COMPUTE, never)
     client = server.restart()
     again = client.get(API.format(table="old", hand=1))
     assert again.status_code == 200 and again.json()["analysis"] == analysis
@@ -186,14 +187,14 @@ def test_with_a_bot_the_analysis_shows_its_choices(opener: Opener) -> None:
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """Analyses that wait for the event before they finish, reporting progress meanwhile."""
     release = threading.Event()
-    real = analyses_module.analyze_record
+    real = analyze_record
 
     def slow(record: Record, judge: Any, *, hand: int, progress: Callable[[int, int], None]) -> Any:
         while not release.wait(0.01):
             progress(0, 10)
         return real(record, judge, hand=hand, progress=progress)
 
-    monkeypatch.setattr(analyses_module, "analyze_record", slow)
+    monkeypatch.setattr(COMPUTE, slow)
     yield release
     release.set()
 

@@ -43,8 +43,9 @@ log = logging.getLogger("baloot.server")
 
 #: The most analyses waiting or running at once on one server.
 QUEUE: Final = 8
-#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise.
-SERVER_BOT: Final = DEFAULT_BOT
+#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise:
+#: the expert at its quick budget, as a server shares its cores with the tables.
+SERVER_BOT: Final = f"{DEFAULT_BOT}:fast"
 #: Why an analysis is refused (409).
 IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
 ANNULLED: Final = (

@@ -99,8 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--analysis-bot",
         metavar="NAME",
         default=None,
-        help="the bot whose estimates a hand's analysis shows (default expert; options as in "
-        "expert:samples=20; none: exact values only)",
+        help="the bot whose estimates a hand's analysis shows (default expert:fast; options as "
+        "in expert:samples=20; none: exact values only)",
     )
 
 
