@@ -126,7 +126,7 @@ def test_check_writable_dir_refuses_a_folder_it_cannot_write(
     def refuse(path: Path) -> tuple[int, str]:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(files, "_create_temporary", refuse)
+    monkeypatch.setattr(files, "create_temporary", refuse)
     with pytest.raises(FolderError, match="Permission denied"):
         check_writable_dir(tmp_path)
 
@@ -170,23 +170,25 @@ def test_write_atomic_into_a_missing_folder_raises_an_os_error(tmp_path: Path) -
         write_atomic(tmp_path / "nowhere" / "r.baloot", "x")
 
 
-def test_the_arena_command_writes_its_records_atomically(
+def test_the_arena_command_writes_its_folder_atomically(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from baloot.cli import main
-    from baloot.cli.files import write_atomic
+    from baloot.records.atomic import write_atomic
 
     written: list[Path] = []
 
-    def spy(path: Path, data: str) -> None:
+    def spy(path: Path, data: str | bytes) -> None:
         written.append(path)
         write_atomic(path, data)
 
-    monkeypatch.setattr("baloot.cli.arena.write_atomic", spy)
+    monkeypatch.setattr("baloot.bots.folder.write_atomic", spy)
     assert (
         main(["arena", "random", "random", "--hands", "2", "--json", "--out", str(tmp_path)]) == 0
     )
-    assert sorted(written) == sorted(tmp_path.iterdir()) and len(written) == 4
+    files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
+    assert sorted(written) == files
+    assert len([p for p in files if p.suffix == ".baloot"]) == 4
 
 
 def test_random_out_writes_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -674,15 +676,15 @@ def test_workers_end_when_their_parent_is_gone_even_without_the_kernel_signal(
     script = tmp_path / "orphan.py"
     script.write_text(
         "import os, sys, time\n"
-        "import baloot.bots.arena as arena\n"
-        "arena.PARENT_CHECK_SECONDS = 0.1\n"
-        "arena._die_with_parent = lambda: None\n"
+        "import baloot.bots.pool as pool\n"
+        "pool.PARENT_CHECK_SECONDS = 0.1\n"
+        "pool._die_with_parent = lambda: None\n"
         "child = os.fork()\n"
         "if child == 0:\n"
         "    if os.fork():  # the worker's parent, which goes soon\n"
         "        time.sleep(0.5)\n"
         "        os._exit(0)\n"
-        "    arena._start_worker(os.getppid())\n"
+        "    pool._start_worker(os.getppid())\n"
         "    print(os.getpid(), flush=True)\n"
         "    time.sleep(30)\n"
         "    os._exit(0)\n"

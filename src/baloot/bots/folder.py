@@ -29,13 +29,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import secrets
 from pathlib import Path
 from typing import Any, Final
 
 from baloot.bots.pairs import ArenaConfig, PairResult, pair_seeds
 from baloot.core.errors import BalootError
+from baloot.records.atomic import write_atomic
 from baloot.records.record import rules_json
 
 FORMAT: Final = "baloot-arena/1"
@@ -148,19 +147,3 @@ def _read_json(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise FolderError(f"cannot read {path}: not a JSON object")
     return data
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that ``path`` is either as it was or complete: through a
-    temporary file beside it, synced to disk and renamed over it."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        with open(temporary, "xb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise

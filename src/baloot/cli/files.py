@@ -1,27 +1,20 @@
 """The command line's files: reading a record within a size limit, writing one atomically,
 checking an output folder, and showing text that came from a file safely on a terminal.
 
->>> import tempfile
->>> folder = Path(tempfile.mkdtemp())
->>> write_atomic(folder / "game.baloot", 'format = "baloot/1"\\n')
->>> (folder / "game.baloot").read_text(encoding="utf-8")
-'format = "baloot/1"\\n'
->>> sorted(p.name for p in folder.iterdir())  # no temporary file is left behind
-['game.baloot']
 >>> printable("S play \\x1b[31mAs")
 'S play \\\\x1b[31mAs'
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 import sys
 from pathlib import Path
 from typing import Final
 
 from baloot.core.errors import BalootError, RecordError
+from baloot.records.atomic import create_temporary
+from baloot.records.atomic import write_atomic as write_atomic
 
 RECORD_LIMIT: Final = 16 * 1024 * 1024
 """The largest record file (or standard input) that ``replay`` and ``validate`` read: 16 MiB."""
@@ -149,7 +142,7 @@ def check_writable_dir(path: Path) -> None:
     except OSError as error:
         raise FolderError(f"cannot create the folder {shown}: {_reason(error)}") from None
     try:
-        fd, probe = _create_temporary(path / ".baloot-probe")
+        fd, probe = create_temporary(path / ".baloot-probe")
     except OSError as error:
         raise FolderError(f"cannot write into {shown}: {_reason(error)}") from None
     os.close(fd)
@@ -157,53 +150,6 @@ def check_writable_dir(path: Path) -> None:
         os.unlink(probe)
     except OSError as error:
         raise FolderError(f"cannot write into {shown}: {_reason(error)}") from None
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` so that ``path`` is either as it was or complete.
-
-    The text goes to a temporary file in the same folder, which is flushed, synced to disk and
-    renamed over ``path`` (:func:`os.replace`); the folder is then synced where the system
-    allows it. On any failure, an interruption included, the temporary file is removed and
-    the error (an :class:`OSError` for the file system) is raised as it came.
-    """
-    data = text.encode("utf-8")
-    fd, temporary = _create_temporary(path)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _sync_folder(path.parent)
-
-
-def _create_temporary(path: Path) -> tuple[int, str]:
-    """A new file beside ``path``, hidden and named after it, opened for writing."""
-    for _ in range(100):
-        name = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(4)}.tmp")
-        try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free temporary name beside {path}")
-
-
-def _sync_folder(folder: Path) -> None:
-    """Sync a folder's entries (the rename) to disk, where the system allows it."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _reason(error: OSError) -> str:
