@@ -358,7 +358,7 @@ def _value(value: float | None, decision: Decision, signed: bool = True) -> Text
     if value is None:
         return Text("")
     if decision.exact:
-        return Text(f"{int(value):+d}" if signed else f"{int(value)}")
+        return Text(f"{int(value):+d}" if signed and value else f"{int(value)}")
     return Text(f"≈{value:+.1f}" if signed else f"≈{value:.1f}", style="italic")
 
 
