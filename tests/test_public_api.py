@@ -780,10 +780,10 @@ def test_the_core_imports_only_the_standard_library_and_itself() -> None:
 HAND_NAMES = frozenset((
     "actions", "announced", "apply", "bidding", "bidding_length", "card_points", "check",
     "contract", "copy", "current_trick", "dealer", "deck", "declared", "doubling", "exposed",
-    "from_deck", "full_hand", "hand", "is_over", "legal_actions", "new", "next_dealer",
-    "parse_action", "phase", "play_restriction", "played", "projects", "question", "result",
-    "round_two_start", "rules", "score_before", "shown_projects", "taker", "to_act",
-    "trick_number", "tricks", "tricks_won", "undo",
+    "from_deck", "full_hand", "hand", "is_over", "knowledge", "legal_actions", "new",
+    "next_dealer", "parse_action", "phase", "play_restriction", "played", "projects",
+    "question", "result", "round_two_start", "rules", "score_before", "shown_projects",
+    "taker", "to_act", "trick_number", "tricks", "tricks_won", "undo",
 ))  # fmt: skip
 
 

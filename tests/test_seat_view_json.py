@@ -3,8 +3,9 @@
 Each key is checked against what the spec says it holds, worked out from the hand's actions
 (tricks, winners, points, words, what was declared) rather than read back from the engine
 where that can be done; ``contract`` and ``result`` must be the very objects that
-``baloot replay --json`` prints for the same record. ``known`` is not checked here (it is
-not written yet); every other key of the spec's example must be present, and no other.
+``baloot replay --json`` prints for the same record; ``known`` is worked out from the text of
+R9 trick by trick (not from the engine's rules of play). Every key of the spec's example must
+be present, and no other.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ SPEC_VIEW: dict[str, Any] = {
     "question": {"kind": "play", "about": None},
     "result": None,
 }  # fmt: skip
-#: ``known`` is deferred: every other key of the spec's example, exactly.
-KEYS = frozenset(SPEC_VIEW) - {"known"}
+#: Every key of the spec's example, exactly.
+KEYS = frozenset(SPEC_VIEW)
 PHASES = {"bidding-1", "bidding-2", "bidding-3", "trump", "doubling", "playing", "over"}
 QUESTION_KINDS = {
     "bid", "take-over-sun", "take-over-ashkal", "sun-over-hokum", "confirm-hokum",
@@ -175,8 +176,94 @@ def expected_rules(rules: Rules, value: object) -> None:
         assert value.keys() - {"preset"} == rules.changes(preset).keys()
 
 
+# --------------------------------------------------------------------------- known, from R9
+
+
+def expected_known(hand: Hand) -> dict[str, dict[str, Any]]:
+    """The ``known`` entry of every seat, worked out from the text of R6, R7, R9 and R10.5:
+    walking each trick with the cards played so far, who is winning it (R9.2), whether its
+    lead is an Ace or an announced Ekka, and the lock and flags in force."""
+    contract = hand.contract
+    trump = None if contract is None or contract.trump is None else contract.trump.letter
+    locked = contract is not None and contract.locked
+    rules = hand.rules
+    void: dict[str, set[str]] = {s: set() for s in SEATS}
+    below: dict[str, list[str]] = {s: [] for s in SEATS}  # trumps it did not beat, bar the J
+    kinds: dict[str, list[str]] = {s: [] for s in SEATS}
+    for action in hand.actions:
+        if action.verb is Verb.DECLARE:
+            kinds[action.seat.name] += [c.kind.word for c in action.claims]
+    for trick in expected_tricks(hand):
+        cards = list(trick["cards"])
+        leader = trick["leader"]
+        seats = [SEATS[(SEATS.index(leader) + i) % 4] for i in range(len(cards))]
+        led = cards[0][1]
+        if locked and trump is not None and led == trump:
+            void[leader] |= {suit for suit in "shdc" if suit != trump}  # R9.4 (a)
+        for i in range(1, len(cards)):
+            seat, card = seats[i], cards[i]
+            best = 0
+            for k in range(1, i):
+                if beats(cards[k], cards[best], trump):
+                    best = k
+            top = cards[best]
+            opponent = team_of(seats[best]) != team_of(seat)
+            if card[1] == led:
+                if led == trump and opponent and not beats(card, top, trump) and top[0] != "J":
+                    below[seat].append(top)  # (b): no trump above the one winning
+                continue
+            void[seat].add(led)  # R9.3, (b), (d): it would have followed
+            if trump is None or led == trump:
+                continue
+            if card[1] == trump:
+                if opponent and top[1] == trump and not beats(card, top, trump) and top[0] != "J":
+                    below[seat].append(top)  # (d3): it under-trumped
+            elif opponent:
+                if top[1] != trump or rules.must_undertrump:
+                    void[seat].add(trump)  # (d3): it had to trump
+                elif top[0] != "J":
+                    below[seat].append(top)  # (d3): it could not over-trump
+            elif (
+                i == 2
+                and rules.partner_led_must_trump
+                and cards[0][0] != "A"
+                and "ekka" not in trick["words"][0]
+            ):
+                void[seat].add(trump)  # (d2): its partner led: it had to trump
+    played = {c for t in expected_tricks(hand) for c in t["cards"]}
+    holds: dict[str, set[str]] = {s: set() for s in SEATS}
+    if hand.taker is not None and hand.exposed.text not in played:
+        holds[hand.taker.name].add(hand.exposed.text)  # R7.1
+    shown = hand.shown_projects()
+    for project in shown:  # R10.5
+        holds[project.seat.name] |= {c.text for c in project.project.cards} - played
+    shown_team = team_of(shown[0].seat.name) if shown else None
+    order = {c.text: i for i, c in enumerate(CARDS)}
+    return {
+        s: {
+            "void": [suit for suit in "shdc" if suit in void[s]],
+            "no_trump": trump is not None and trump in void[s],
+            # The lowest: the last in trump order (R2.2).
+            "trump_below": max(below[s], key=lambda c: TRUMP_ORDER.index(c[0]))
+            if below[s]
+            else None,
+            "holds": sorted(holds[s], key=order.__getitem__),
+            "kinds": [] if team_of(s) == shown_team else kinds[s],
+        }
+        for s in SEATS
+    }
+
+
+def beats(card: str, top: str, trump: str | None) -> bool:
+    """R9.2: ``card`` beats ``top``, the card winning a trick so far."""
+    if card[1] == top[1]:
+        order = TRUMP_ORDER if card[1] == trump else PLAIN_ORDER
+        return order.index(card[0]) < order.index(top[0])
+    return card[1] == trump
+
+
 #: The keys whose value depends on who looks; every other key is the same in every view.
-PER_SEAT = frozenset({"seat", "hand", "actions", "own_projects", "legal"})
+PER_SEAT = frozenset({"seat", "hand", "actions", "own_projects", "legal", "known"})
 
 
 def check_public(hand: Hand, j: dict[str, Any], summary: dict[str, Any]) -> None:
@@ -264,6 +351,9 @@ def check_own(
         assert j["legal"] == sorted(j["legal"]) and j["legal"]
     else:
         assert j["legal"] == []
+    known = expected_known(hand)
+    assert j["known"] == {s: known[s] for s in SEATS if listener is None or s != listener.name}
+    assert list(j["known"]) == [s for s in SEATS if listener is None or s != listener.name]
 
 
 def summary_of(hand: Hand) -> dict[str, Any]:
@@ -280,7 +370,7 @@ def check_all_views(hand: Hand) -> list[dict[str, Any]]:
     for listener in LISTENERS:
         j = SeatView.of(hand, listener).to_json()
         assert json.loads(json.dumps(j)) == j, "not plain JSON values (tuples, enums…)"
-        assert set(j) - {"known"} == KEYS
+        assert set(j) == KEYS
         check_own(hand, listener, j, summary)
         views.append(j)
     spectator = views[0]
@@ -384,12 +474,10 @@ def example_hand(actions: int) -> Hand:
 
 def test_the_spec_example_view_of_south() -> None:
     """seat-view.md §2's example: S to act after "W play Kd" (the record example's first 12
-    actions), every key but the deferred ``known``."""
+    actions), every key."""
     hand = example_hand(12)
     view = check_all_views(hand)[1 + Seat.S]
-    assert {k: v for k, v in view.items() if k != "known"} == {
-        k: v for k, v in SPEC_VIEW.items() if k != "known"
-    }
+    assert view == SPEC_VIEW
 
 
 def test_the_spec_example_at_each_step() -> None:
@@ -423,9 +511,11 @@ def test_a_spectator_sees_the_public_part() -> None:
     assert view["to_act"] == "S"
     assert view["question"] == {"kind": "play", "about": None}
     south = SeatView.of(hand, "S").to_json()
-    assert {k: v for k, v in view.items() if k not in ("seat", "hand", "legal")} == {
-        k: v for k, v in south.items() if k not in ("seat", "hand", "legal")
+    assert {k: v for k, v in view.items() if k not in ("seat", "hand", "legal", "known")} == {
+        k: v for k, v in south.items() if k not in ("seat", "hand", "legal", "known")
     }
+    assert list(view["known"]) == SEATS
+    assert {k: v for k, v in view["known"].items() if k != "S"} == south["known"]
 
 
 # --------------------------------------------------------------------------- other positions

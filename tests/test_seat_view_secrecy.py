@@ -8,7 +8,10 @@ a hand is played out every card has been played, so everything is known.
 The checker looks twice: it walks the :class:`SeatView` value itself (dataclasses, tuples,
 actions and their claims, projects, tricks, the result…) collecting every card it meets, and
 it scans the serialized ``baloot-view/1`` JSON for every card token, also inside words such
-as ``sira:Td9d8d``. The hands are driven to make the dangerous cases common: declarations that
+as ``sira:Td9d8d``. What the view ``known`` proves about a seat names cards it does *not*
+hold (``excluded``): those must be exactly what its public facts say (the suits it cannot
+hold, the trumps above the one it did not beat, the cards others surely hold), so that they
+tell nothing more. The hands are driven to make the dangerous cases common: declarations that
 name their cards (one or two projects, sometimes only the kinds), Ekka leads, Baloot words,
 and bidding biased toward Hokum so that trumps, Ekka and Baloot occur.
 """
@@ -45,6 +48,9 @@ from baloot import (
     SeatView,
     Verb,
 )
+from baloot.core.cards import TRUMP_ABOVE
+from baloot.core.knowledge import Knowledge
+from baloot.view.worlds import WorldSampler
 
 LISTENERS: tuple[Seat | None, ...] = (None, Seat.N, Seat.W, Seat.S, Seat.E)
 
@@ -95,6 +101,9 @@ def _walk(value: object) -> frozenset[Card]:
         return frozenset(value)
     if isinstance(value, Project):  # its cards are a mask (an int): read them as cards
         return frozenset(value.cards)
+    if isinstance(value, Knowledge):  # ``excluded``: cards it does not hold, see said_excluded
+        told = (value.seat, value.void, value.no_trump, value.trump_below, value.holds)
+        return _walk((*told, value.kinds))
     if isinstance(value, str):
         return cards_in_text(value)
     parts: list[object]
@@ -148,20 +157,44 @@ def may_know(hand: Hand, seat: Seat | None) -> CardSet:
     return known
 
 
+def said_excluded(view: SeatView, known: Knowledge) -> CardSet:
+    """The unplayed cards that the public facts of ``known`` say its seat cannot hold, read
+    from the view alone: its void suits, the trumps above its ``trump_below``, the cards other
+    seats surely hold (the exposed card with its taker, shown projects), and for a Kawesh
+    caller every card but the 7s, 8s and 9s (R6)."""
+    mask = 0
+    for suit in known.void:
+        mask |= suit.mask
+    if known.trump_below is not None:
+        mask |= TRUMP_ABOVE[known.trump_below.index]
+    if view.taker is not None and view.taker != known.seat:
+        mask |= view.exposed.bit
+    for shown in view.shown:
+        if shown.seat != known.seat:
+            mask |= shown.project.mask
+    if any(a.verb is Verb.KAWESH and a.seat == known.seat for a in view.actions):
+        mask |= CardSet.full().mask & ~CardSet.parse("9s 8s 7s 9h 8h 7h 9d 8d 7d 9c 8c 7c").mask
+    return CardSet(mask) - view.played - known.holds
+
+
 def leaks(view: SeatView, hand: Hand) -> dict[str, frozenset[Card]]:
-    """The cards in ``view`` that its seat may not know, found in the value and in the JSON
-    (empty sets when the view is clean)."""
+    """The cards in ``view`` that its seat may not know, found in the value and in the JSON,
+    and the cards that ``known`` excludes other than its public facts say (or the other way
+    round): empty sets when the view is clean."""
     allowed = set(may_know(hand, view.seat))
     return {
         "object": cards_in_object(view) - allowed,
         "json": cards_in_json(view) - allowed,
+        "excluded": frozenset().union(
+            *(k.excluded ^ said_excluded(view, k) for k in view.known.values())
+        ),
     }
 
 
 def assert_no_leak(hand: Hand, where: str) -> None:
     for listener in LISTENERS:
         found = leaks(SeatView.of(hand, listener), hand)
-        if found["object"] or found["json"]:
+        if any(found.values()):
             who = "the spectator" if listener is None else listener.name
             raise AssertionError(
                 f"{where}: the view of {who} holds cards it may not know: "
@@ -308,6 +341,20 @@ def test_no_view_holds_a_card_its_seat_may_not_know(seed: int) -> None:
     drive(seed, check=True)
 
 
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_what_a_view_knows_of_the_others_depends_on_no_hidden_card(seed: int) -> None:
+    """Deal the cards a seat has not seen otherwise (a world of its view): what every view
+    of that world says in ``known`` is what the same view of the real hand says."""
+    rng = random.Random(seed)
+    hand = drive(seed, check=False)
+    while len(hand.actions) > rng.randrange(len(hand.actions) + 1):
+        hand.undo()
+    listener = rng.choice(LISTENERS)
+    other = WorldSampler(SeatView.of(hand, listener)).deal(rng)
+    for seat in LISTENERS:
+        assert SeatView.of(other, seat).known == SeatView.of(hand, seat).known
+
+
 def test_the_driver_makes_the_dangerous_cases_common() -> None:
     """The property is only as good as its hands: over 200 of them the driver declares with
     and without cards (two projects too), leads Ekka, announces Baloot, shows projects, and
@@ -394,8 +441,12 @@ def test_the_checker_finds_a_declaration_heard_with_its_cards(
     monkeypatch.setattr(seat_view_module, "heard", lambda action, listener: action)
     for listener in (None, Seat.W, Seat.S, Seat.E):
         found = leaks(SeatView.of(hand, listener), hand)
-        assert found == {"object": SIRA, "json": SIRA}
-    assert leaks(SeatView.of(hand, Seat.N), hand) == {"object": set(), "json": set()}
+        assert found == {"object": SIRA, "json": SIRA, "excluded": set()}
+    assert leaks(SeatView.of(hand, Seat.N), hand) == {
+        "object": set(),
+        "json": set(),
+        "excluded": set(),
+    }
     with pytest.raises(AssertionError, match="holds cards it may not know"):
         assert_no_leak(hand, "with the leak")
 
@@ -407,13 +458,30 @@ def test_the_checker_finds_another_seats_cards_or_projects_in_a_view() -> None:
     assert leaks(dataclasses.replace(view, cards=hand.hand(Seat.N)), hand) == {
         "object": north,
         "json": north,
+        "excluded": set(),
     }
     assert leaks(dataclasses.replace(view, own_projects=hand.projects(Seat.N)), hand) == {
         "object": SIRA,
         "json": SIRA,
+        "excluded": set(),
     }
     spectator = SeatView.of(hand, None)
     assert leaks(dataclasses.replace(spectator, cards=hand.hand(Seat.E)), hand)["json"]
+
+
+def test_the_checker_finds_what_known_tells_beyond_its_public_facts() -> None:
+    """A ``known`` whose excluded cards say more than its facts (here: that W does not hold
+    N's Sira, which only N's hand tells), or that names a hidden card it holds."""
+    hand = sira_hand("sun")
+    view = SeatView.of(hand, "E")
+    assert not any(leaks(view, hand).values())
+    west = view.known[Seat.W]
+    told = dataclasses.replace(west, excluded=west.excluded | CardSet(SIRA))
+    found = leaks(dataclasses.replace(view, known={**view.known, Seat.W: told}), hand)
+    assert found["excluded"] == SIRA
+    holds = dataclasses.replace(west, holds=CardSet.parse("Ks"))
+    found = leaks(dataclasses.replace(view, known={**view.known, Seat.W: holds}), hand)
+    assert found["object"] == found["json"] == {Card.parse("Ks")}
 
 
 def test_the_checker_refuses_a_value_it_cannot_read() -> None:

@@ -45,6 +45,7 @@ from baloot.core._state import (
 from baloot.core.actions import Action, Verb, action_words, parse_after_seat
 from baloot.core.cards import CARDS, Card, CardSet
 from baloot.core.errors import IllegalActionError, NotationError
+from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import Project
 from baloot.core.reasons import Reason
 from baloot.core.rules import CLASSIC, Rules
@@ -251,6 +252,14 @@ class Hand(Bidding, Play, Results):
     def declared(self, seat: Seat | str) -> tuple[Project, ...] | None:
         """What ``seat`` declared in trick 1, or None if it has not declared."""
         return self._declared[_seat(seat)]
+
+    def knowledge(self, seat: Seat | str) -> Knowledge:
+        """What the public history proves about the hidden cards of ``seat``: the suits it
+        cannot hold, the trumps it cannot hold, the cards it surely holds, the kinds of project
+        it declared (see :mod:`baloot.core.knowledge`). Derived from public actions only, so
+        it is the same for every seat that looks.
+        """
+        return every_seat(self)[_seat(seat)]
 
     def played(self) -> CardSet:
         """Every card played so far, the trick in progress included."""

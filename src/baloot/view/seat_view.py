@@ -17,16 +17,20 @@ Bots, remote players and browsers receive a :class:`SeatView`, never the
 (<Seat.W: 1>, 5, True, ())
 >>> view.to_json()["phase"], view.to_json()["question"]
 ('bidding-1', {'kind': 'bid', 'about': None})
+>>> view.to_json()["known"]["N"]
+{'void': [], 'no_trump': False, 'trump_below': None, 'holds': [], 'kinds': []}
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from baloot.core.actions import Action, Claim, Verb
 from baloot.core.cards import Card, CardSet, Suit
 from baloot.core.hand import Hand
+from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import Project, ProjectKind
 from baloot.core.reasons import Reason
 from baloot.core.rules import Rules
@@ -37,6 +41,8 @@ from baloot.records.record import rules_json
 from baloot.records.summary import contract_json, hand_json, teams_json
 
 FORMAT: Final = "baloot-view/1"
+#: The seats whose hidden cards a seat (None: a spectator) does not see.
+_OTHERS: Final = {me: tuple(s for s in Seat if s != me) for me in (None, *Seat)}
 
 
 def heard(action: Action, listener: Seat | None) -> Action:
@@ -64,7 +70,8 @@ class SeatView:
     seat's own hand (JSON ``hand``); ``held`` how many cards each seat holds (by seat
     index); ``declared`` what each seat declared, as kinds, None until that seat has played
     its first card; ``restriction`` why this seat may not play every card it holds, when it
-    is to play.
+    is to play; ``known`` what the public history proves about the hidden cards of each
+    other seat (of all four for a spectator), as :class:`~baloot.core.knowledge.Knowledge`.
     """
 
     seat: Seat | None
@@ -86,6 +93,7 @@ class SeatView:
     shown: tuple[ShownProject, ...]
     own_projects: tuple[Project, ...]
     tricks: tuple[Trick, ...]
+    known: Mapping[Seat, Knowledge]
     tricks_won: tuple[int, int]
     card_points: tuple[int, int]
     legal: tuple[Action, ...]
@@ -102,6 +110,7 @@ class SeatView:
         tricks = hand.tricks()
         played_first = {play.seat for trick in tricks for play in trick.plays}
         over_unplayed = hand.is_over and not tricks
+        known = every_seat(hand)
         return cls(
             seat=me,
             dealer=hand.dealer,
@@ -125,6 +134,7 @@ class SeatView:
             shown=hand.shown_projects(),
             own_projects=hand.projects(me) if me is not None else (),
             tricks=tricks,
+            known={s: known[s] for s in _OTHERS[me]},
             tricks_won=hand.tricks_won,
             card_points=hand.card_points(),
             legal=hand.legal_actions() if mine else (),
@@ -207,6 +217,7 @@ class SeatView:
                 }
                 for trick in self.tricks
             ],
+            "known": {seat.name: knowledge.to_json() for seat, knowledge in self.known.items()},
             "tricks_won": teams_json(self.tricks_won),
             "card_points": teams_json(self.card_points),
             "legal": sorted(str(a) for a in self.legal),

@@ -1,10 +1,10 @@
 """What one seat can infer in the play about the cards the others still hold.
 
-Each other seat may hold any unseen card, minus what its plays ruled out: a suit it did not
-follow, trumps it did not play when R9.4 made it trump or over-trump, higher trumps when it
-under-trumped; minus the exposed card (still in its taker's hand) and the unplayed cards of
-projects shown by another seat (R10.5). The history is read trick by trick from
-:attr:`SeatView.tricks <baloot.view.SeatView.tricks>`.
+Each other seat may hold any card this seat has not seen, minus what the rules prove it does
+not hold: the engine states those facts (a suit it did not follow, trumps it did not play
+when R9.4 made it trump or over-trump, the exposed card in its taker's hand, the projects
+shown by another seat…) in the view's ``known``
+(:class:`~baloot.core.knowledge.Knowledge`), under the variant flags in force.
 
 >>> import random
 >>> from baloot.core.hand import Hand
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baloot.bots.heuristic.values import ACE, KING, QUEEN, points
-from baloot.core.cards import PLAIN_ABOVE, TRUMP_ABOVE, Card, Suit, strength, trick_winner
+from baloot.bots.heuristic.values import KING, QUEEN, points
+from baloot.core.cards import PLAIN_ABOVE, TRUMP_ABOVE, Card, Suit
 from baloot.core.seats import Seat
 from baloot.view.seat_view import SeatView
 
@@ -104,83 +104,19 @@ def seat_of(view: SeatView) -> Seat:
 
 
 def read_knowledge(view: SeatView) -> Knowledge:
-    """Work out, from the public history, which cards each other seat may still hold."""
+    """Which cards each other seat may still hold: the unseen cards minus those the engine's
+    knowledge of that seat excludes."""
     trump = view.trump
-    tmask = trump.mask if trump is not None else 0
     me = seat_of(view)
-    rules = view.rules
     unseen = view.unseen.mask
-    impossible = [0, 0, 0, 0]
-    for trick in view.tricks:
-        plays = trick.plays
-        lead = plays[0].card
-        assert lead is not None
-        led = lead.suit
-        lead_ekka = plays[0].ekka
-        seats = [trick.leader]
-        cards = [lead]
-        for i in range(1, len(plays)):
-            play = plays[i]
-            seat, card = play.seat, play.card
-            assert card is not None
-            w = trick_winner(cards, trump)
-            win_card = cards[w]
-            opponent_wins = seats[w].team != seat.team
-            above = TRUMP_ABOVE[win_card.index] if win_card.suit == trump else 0
-            if card.suit != led:
-                impossible[seat] |= led.mask  # R9: it would have followed suit
-                if trump is not None and led != trump:
-                    if card.suit != trump:
-                        if opponent_wins:
-                            # R9.4 d3: a non-trump winner forces a trump; a trump winner
-                            # forces an over-trump (any trump with must_undertrump).
-                            if win_card.suit != trump or rules.must_undertrump:
-                                impossible[seat] |= tmask
-                            else:
-                                impossible[seat] |= above
-                        elif (
-                            i == 2
-                            and rules.partner_led_must_trump
-                            and lead.rank != ACE
-                            and not lead_ekka
-                        ):
-                            impossible[seat] |= tmask  # R9.4 d2: it had to trump
-                    elif (
-                        opponent_wins
-                        and above
-                        and strength(card, trump) < strength(win_card, trump)
-                    ):
-                        impossible[seat] |= above  # it under-trumped: nothing higher
-            elif (
-                led == trump and opponent_wins and strength(card, trump) < strength(win_card, trump)
-            ):
-                impossible[seat] |= above  # R9.4 b: it had to play a higher trump
-            seats.append(seat)
-            cards.append(card)
-    taker = view.taker
-    if taker is not None and taker != me and unseen >> view.exposed.index & 1:
-        for seat in Seat:
-            if seat != taker:
-                impossible[seat] |= view.exposed.bit  # the taker still holds it
-    _place_shown(view, unseen, impossible)
-    possible = tuple(0 if s == me else unseen & ~impossible[s] for s in Seat)
+    known = view.known
+    possible = tuple(0 if s == me else unseen & ~known[s].excluded.mask for s in Seat)
     contract = view.contract
-    ours = contract is not None and contract.declarer.team == me.team
     return Knowledge(
         me,
         trump,
-        tmask,
+        trump.mask if trump is not None else 0,
         view.cards.mask,
         (possible[0], possible[1], possible[2], possible[3]),
-        ours,
+        contract is not None and contract.declarer.team == me.team,
     )
-
-
-def _place_shown(view: SeatView, unseen: int, impossible: list[int]) -> None:
-    """Shown projects (R10.5): their unplayed cards are in the hand of the seat that showed
-    them."""
-    for shown in view.shown:
-        cards = shown.project.mask & unseen
-        for seat in Seat:
-            if seat != shown.seat:
-                impossible[seat] |= cards
