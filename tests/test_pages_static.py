@@ -12,7 +12,7 @@ import pytest
 from baloot.core.rules import CHOICES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
-PAGES = ("lobby.html", "table.html", "history.html")
+PAGES = ("lobby.html", "table.html", "history.html", "analysis.html")
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
 

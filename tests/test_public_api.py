@@ -1,7 +1,7 @@
 """The public API as the README promises it: what imports from ``baloot``, which error for
 what, ``check`` as the verify half of ``apply``, wrong argument types refused at once, seats
 and teams always true, and the layers of the package (core < records < view < table < bots <
-cli, the core on the standard library alone)."""
+analysis and words < cli and server, the core on the standard library alone)."""
 
 from __future__ import annotations
 
@@ -502,9 +502,9 @@ def test_the_terminal_words_a_question_about_north_with_north() -> None:
 # --------------------------------------------------------------------------- (f) the layers
 
 #: The layers from the bottom: a module may import its own layer or a lower one.
-LAYERS = ("core", "solver", "records", "view", "table", "bots", "words", "cli", "server")
+LAYERS = ("core", "solver", "records", "view", "table", "bots", "analysis", "words", "cli", "server")
 #: Layers at the level of another, side by side: neither may import the other.
-SIDE_BY_SIDE = {"server": "cli"}
+SIDE_BY_SIDE = {"server": "cli", "analysis": "words"}
 ENTRY_POINTS = {"baloot", "baloot.__main__", "baloot.bench"}
 
 
@@ -547,6 +547,18 @@ def test_the_words_load_neither_an_interface_nor_the_terminal() -> None:
         for m in loaded
         if m.split(".")[0] == "rich" or m.startswith(("baloot.cli", "baloot.server"))
     ]
+    assert not unwanted
+
+
+def test_the_analysis_loads_neither_an_interface_nor_the_terminal() -> None:
+    """The command line and the web server show an analysis that :mod:`baloot.analysis`
+    computes: importing it brings neither of them, nor the words, nor ``rich``."""
+    loaded = run_python(
+        "import json, sys\nimport baloot.analysis\nprint(json.dumps(sorted(sys.modules)))\n"
+    )
+    assert "baloot.analysis.analyze" in loaded
+    above = ("baloot.cli", "baloot.server", "baloot.words")
+    unwanted = [m for m in loaded if m.split(".")[0] == "rich" or m.startswith(above)]
     assert not unwanted
 
 
@@ -736,7 +748,7 @@ def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
         "baloot.core.c (core) imports baloot (view)",
         "baloot.core.c (core) imports baloot.records.r (records)",
         "baloot.extra is in no layer of "
-        "('core', 'solver', 'records', 'view', 'table', 'bots', 'words', 'cli', 'server')",
+        "('core', 'solver', 'records', 'view', 'table', 'bots', 'analysis', 'words', 'cli', 'server')",
         "baloot.records.r (records) imports baloot.view.v (view)",
         "baloot.server.room (server) imports baloot.cli.play (cli)",
         "baloot.words.hints (words) imports baloot.server.room (server)",

@@ -1,4 +1,4 @@
-"""The ``baloot`` command line: play, arena, replay, validate, deal and random records.
+"""The ``baloot`` command line: play, arena, replay, analyze, validate, deal and random records.
 
 Exit status (``record-format.md``): 0 for a record that replays cleanly, 1 for a record with an
 illegal action, 2 for a file that is not a record or a usage error (a one-line message on
@@ -33,6 +33,7 @@ from baloot.records.replay import ReplayError, replay
 from baloot.table import first_dealer
 from baloot.words.strings import LANGUAGES, strings
 
+from . import analyze as analyze_command
 from . import arena as arena_command
 from . import play as play_command
 from .files import (
@@ -350,6 +351,16 @@ def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentPars
         "--lang", choices=LANGUAGES, default="en", help="the language of the sheet (default en)"
     )
     p.set_defaults(run=_cmd_replay)
+
+    p = sub.add_parser(
+        "analyze",
+        help=analyze_command.HELP,
+        description=analyze_command.HELP,
+        epilog=f"{_LIMIT_NOTE}\n\n{analyze_command.EPILOG}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    analyze_command.add_arguments(p)
+    p.set_defaults(run=analyze_command.run)
 
     p = command("validate", "check records: one line per file")
     p.epilog = f"{_LIMIT_NOTE}\n\n{p.epilog}"

@@ -2,13 +2,16 @@
 
 Routes (``seat-view.md`` §4 is normative for the API and the socket):
 
-- ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches; each
-  page in English or, with ``?lang=ar``, in Arabic from right to left. Their scripts and
+- ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches,
+  ``GET /t/ID/hands/N/analysis`` the analysis of a finished hand; each page in English or,
+  with ``?lang=ar``, in Arabic from right to left. Their scripts and
   styles are files of the package under ``/static``: no CDN, nothing fetched at run time.
 - ``GET /api/options`` the presets, flags, bots and timers a table may have;
   ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play;
   ``GET /api/tables/ID`` what anyone may know of one; ``GET /api/matches`` the history;
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
+  ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
+  computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
   ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's.
 
@@ -84,11 +87,13 @@ def create_app(hall: Hall, *, rate: float = RATE, create_rate: int = CREATE_RATE
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
         Route("/t/{table}", api.table_page),
+        Route("/t/{table}/hands/{hand:int}/analysis", _page("analysis")),
         Route("/api/options", api.options),
         Route("/api/tables", api.create, methods=["POST"]),
         Route("/api/tables", api.public),
         Route("/api/tables/{table}", api.describe),
         Route("/api/tables/{table}/sheet", api.sheet),
+        Route("/api/tables/{table}/hands/{hand:int}/analysis", api.analysis),
         Route("/api/matches", api.matches),
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
@@ -223,6 +228,14 @@ class _Api:
         if lines is None:
             return _error(404, "no such finished hand at a table in play")
         return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request))})
+
+    async def analysis(self, request: Request) -> Response:
+        """A finished hand's analysis: 200 once computed, 202 while it is (started by the
+        first request), 409 for a hand in progress, 404 for no such table or hand."""
+        table_id = request.path_params["table"]
+        answer = await self.hall.analysis(table_id, request.path_params["hand"])
+        headers = {"retry-after": "1"} if answer.status == 202 else None
+        return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
     async def matches(self, request: Request) -> Response:
         try:

@@ -35,6 +35,7 @@ from baloot.bots.external import close_all
 from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
+from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.journal import Step, TableConfig
 from baloot.server.messages import Message
 from baloot.server.requests import CreateError, read_request
@@ -123,6 +124,8 @@ class Hall:
         idle: float = 7 * 24 * 3600.0,
         bot_threads: int = 2,
         bot_seconds: float = BOT_SECONDS,
+        analysis_bot: str | None = SERVER_BOT,
+        analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -141,6 +144,9 @@ class Hall:
         self._unwritten: list[tuple[str, list[Step], asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Future[None]] = set()
+        self.analyses = Analyses(
+            store, self._store, bot=analysis_bot, queue=analysis_queue, clock=clock
+        )
 
     # ------------------------------------------------------------------ life
 
@@ -160,6 +166,7 @@ class Hall:
     async def stop(self) -> None:
         """Close every connection and stop the clocks; what was acknowledged is stored."""
         self._stopping = True
+        await self.analyses.stop()
         if self._housekeeping is not None:
             self._housekeeping.cancel()
         for live in list(self.tables.values()):
@@ -259,6 +266,7 @@ class Hall:
                     "winner": summary.get("winner"),
                     "finished": row["finished"],
                     "record": _record_url(row["id"]),
+                    "analysis": f"/t/{row['id']}/hands/1/analysis",
                 }
             )
         return out
@@ -278,6 +286,22 @@ class Hall:
             return None
         hand = hands[number - 1]
         return sheet_json(explain(hand.result(), hand.rules))
+
+    async def analysis(self, table_id: str, number: int) -> Answer:
+        """The analysis of hand ``number`` of a table, in play or over (``analyses``)."""
+        live = self.tables.get(table_id)
+        source: Source | None = None
+        if live is not None:
+            async with live.lock:  # a consistent copy: no bot is moving meanwhile
+                players = dict(live.config.players)
+                source = Source.of_match(live.room.table.match, players)
+        else:
+            found = await self._store(self.store.match_record, table_id)
+            if found is not None and found[1] is None:
+                return Answer(409, {"error": "the table is not available now; try later"})
+            if found is not None and found[1] is not None:
+                source = Source.of_record(found[1])
+        return await self.analyses.answer(table_id, number, source)
 
     # ------------------------------------------------------------------ connections
 

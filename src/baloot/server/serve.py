@@ -47,6 +47,10 @@ A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per se
 table is in play, and when it fails the heuristic bot makes that decision. Clients name it
 bot:NAME; they can never give a command.
 
+The analysis page of a finished hand (linked from the table and the history) is computed in
+the background, one hand at a time, and kept in the database; --analysis-bot names the bot
+whose estimates it shows (none: exact values only, the quickest).
+
 Tables in play survive a restart: every decision is stored before it is acknowledged.
 The database is a SQLite file (default: $XDG_STATE_HOME/pybaloot/tables.db) or a
 PostgreSQL URL. Ctrl-C or SIGTERM stop the server cleanly (every acknowledged decision is
@@ -91,6 +95,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.6,
         help="seconds before each bot decision, so people can follow (default 0.6)",
     )
+    parser.add_argument(
+        "--analysis-bot",
+        metavar="NAME",
+        default=None,
+        help="the bot whose estimates a hand's analysis shows (default expert:fast; options as "
+        "in expert:samples=20; none: exact values only)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
     # The web stack is imported here, not at the top: other commands do not need it.
     import uvicorn
 
+    from baloot.analysis import SolverAndBot
     from baloot.bots.base import registered
+    from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
     from baloot.server.storage import open_store
@@ -117,6 +130,13 @@ def run(args: argparse.Namespace) -> int:
         operators = operator_bots(args.bot)
     except BalootError as error:
         return _cannot(str(error))
+    analysis_bot = SERVER_BOT if args.analysis_bot is None else args.analysis_bot
+    if analysis_bot == "none":
+        analysis_bot = None
+    try:
+        SolverAndBot(analysis_bot)
+    except BalootError as error:
+        return _cannot(f"--analysis-bot: {_first_line(error)}")
     target = args.db or str(default_db())
     if args.db is None:
         default_db().parent.mkdir(parents=True, exist_ok=True)
@@ -131,7 +151,12 @@ def run(args: argparse.Namespace) -> int:
         if error.errno == errno.EADDRINUSE:
             return _cannot(f"port {args.port} is in use: choose another with --port")
         return _cannot(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
-    hall = Hall(store, bot_pause=args.bot_pause, idle=args.idle_days * 24 * 3600)
+    hall = Hall(
+        store,
+        bot_pause=args.bot_pause,
+        idle=args.idle_days * 24 * 3600,
+        analysis_bot=analysis_bot,
+    )
     config = uvicorn.Config(
         create_app(hall, create_rate=args.tables_per_minute),
         log_level="info",

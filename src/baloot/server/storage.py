@@ -2,9 +2,10 @@
 
 A :class:`Store` keeps each table's :class:`~baloot.server.journal.TableConfig` and its
 :class:`~baloot.server.journal.Step` values (to resume the tables in play after a restart),
-and each finished match's record and summary (for the history and
-``GET /api/matches/ID/record``). :func:`open_store` picks the backend from its text: a
-``postgresql://`` or ``postgres://`` URL, otherwise a SQLite file path (``:memory:`` too).
+each finished match's record and summary (for the history and
+``GET /api/matches/ID/record``), and the analyses of finished hands once computed.
+:func:`open_store` picks the backend from its text: a ``postgresql://`` or ``postgres://``
+URL, otherwise a SQLite file path (``:memory:`` too).
 
 Every method is one transaction, committed before it returns: the server persists a step
 before it acknowledges it. Methods are synchronous and meant for one writer thread; a store
@@ -40,6 +41,9 @@ transaction each. A database newer than this code is refused with a :class:`Stor
 [('t1', 'over', {'winner': 'NS'})]
 >>> store.match_record("t1")
 ('over', "format = 'baloot/1'\\n")
+>>> store.keep_analysis("t1", 1, "d1", {"format": "baloot-analysis/1"}, when=1700000950.0)
+>>> store.analysis("t1", 1, "d1"), store.analysis("t1", 1, "d2")
+({'format': 'baloot-analysis/1'}, None)
 >>> store.close()
 """
 
@@ -84,6 +88,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, n)
         )""",
         "CREATE INDEX tables_status_finished ON tables (status, finished)",
+    ),
+    (
+        # The analysis of a finished hand, computed once (``baloot.server.analyses``);
+        # ``digest`` names the hand it was made of (an undo may replay a hand differently).
+        """CREATE TABLE analyses (
+            table_id TEXT NOT NULL REFERENCES tables (id),
+            hand INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, hand)
+        )""",
     ),
 )
 
@@ -352,6 +368,32 @@ class Store:
             return None
         status, record = rows[0]
         return status, record
+
+    # -- analyses of finished hands -----------------------------------------------------
+
+    def analysis(self, table_id: str, hand: int, digest: str) -> dict[str, Any] | None:
+        """The analysis kept for hand ``hand`` (from 1) of the table, if it was made of the
+        hand that ``digest`` names; else None."""
+        with self._transaction() as run:
+            rows = run(
+                "SELECT body FROM analyses WHERE table_id = ? AND hand = ? AND digest = ?",
+                (table_id, hand, digest),
+            )
+        return None if not rows else dict(json.loads(rows[0][0]))
+
+    def keep_analysis(
+        self, table_id: str, hand: int, digest: str, body: dict[str, Any], when: float
+    ) -> None:
+        """Keep the analysis of hand ``hand`` of the table (made of the hand ``digest``
+        names), replacing any kept before."""
+        with self._transaction() as run:
+            self._known(run, table_id)
+            run(
+                "INSERT INTO analyses (table_id, hand, digest, body, created)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, hand) DO UPDATE"
+                " SET digest = excluded.digest, body = excluded.body, created = excluded.created",
+                (table_id, hand, digest, _dumps(body), when),
+            )
 
     # -- the connection -----------------------------------------------------------------
 

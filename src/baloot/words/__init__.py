@@ -8,8 +8,9 @@ interface.
 - :mod:`baloot.words.strings`: the catalogs (:data:`LANGUAGES`, :func:`strings`,
   :class:`Strings`, :func:`language` to check a language asked for) and the engine's reasons
   worded;
-- :mod:`baloot.words.play`, :mod:`baloot.words.reasons`: more catalogs (the terminal table's
-  commands; the engine's reasons in Arabic);
+- :mod:`baloot.words.play`, :mod:`baloot.words.reasons`, :mod:`baloot.words.analysis`: more
+  catalogs (the terminal table's commands; the engine's reasons in Arabic; the report of
+  ``baloot analyze``);
 - :mod:`baloot.words.sheet`: the score sheet (:func:`sheet_text`, and :func:`sheet_texts`
   for the JSON of a ``hand-over`` message);
 - :mod:`baloot.words.hints`: the heuristic bot's hints (:func:`hint_text`,

@@ -30,6 +30,7 @@ from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason
 from baloot.core.seats import Seat
 
+from .analysis import AR_ANALYSIS, EN_ANALYSIS
 from .play import AR_PLAY, EN_PLAY
 from .reasons import AR_VERBS, REASON_TABLES
 
@@ -519,7 +520,10 @@ class Strings:
         return value
 
 
-TABLES: Final[dict[str, dict[str, str]]] = {"en": EN | EN_PLAY, "ar": AR | AR_PLAY}
+TABLES: Final[dict[str, dict[str, str]]] = {
+    "en": EN | EN_PLAY | EN_ANALYSIS,
+    "ar": AR | AR_PLAY | AR_ANALYSIS,
+}
 
 
 def strings(lang: str) -> Strings:

@@ -1,6 +1,6 @@
 // History: every finished or closed match, with its result and its record.
 
-import { t, el, fillStatic, LANG } from "./i18n.js";
+import { t, el, fillStatic, withLang, LANG } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +42,9 @@ async function start() {
       el("time", { class: "match-date", datetime: match.finished ? new Date(match.finished * 1000).toISOString() : null }, dateText(match.finished)),
       match.record
         ? el("a", { class: "btn", href: match.record, download: `${match.id}.baloot` }, t("download_record"))
+        : null,
+      match.analysis
+        ? el("a", { class: "btn", href: withLang(match.analysis), "data-analysis": match.id }, t("analysis_link"))
         : null)));
   } catch (err) {
     $("history-error").textContent = t("load_failed");

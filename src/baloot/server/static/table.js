@@ -4,7 +4,7 @@
 // carries data-action = the action exactly as in view.legal (or "next"); nothing else does.
 // Every render rebuilds the decision controls from the current view, so none goes stale.
 
-import { t, el, fillStatic, LANG } from "./i18n.js";
+import { t, el, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
 import { SEATS, TEAM, nextSeat, actionLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
 import { TableConnection } from "./net.js";
@@ -468,6 +468,10 @@ function renderSheet() {
   if (conn.sheets[handNumber] || match.hands.length >= handNumber) wordSheet(handNumber);
   const lines = ui.worded[handNumber];
   if (lines && lines.length) items.push(el("ul", { class: "sheet-lines" }, lines.map((line) => el("li", {}, line))));
+  if (result && analysable(result, match)) {
+    items.push(el("a", { class: "analysis-link", href: analysisHref(handNumber), target: "_blank", rel: "noopener",
+      "data-analysis": handNumber }, t("analysis_of_hand")));
+  }
   if (match.winner) {
     const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
     const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
@@ -491,6 +495,15 @@ function renderSheet() {
   if (appearing) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
+/** A finished hand's analysis is shown once its cards are: played out, or the match over. */
+function analysable(hand, match) {
+  return hand.outcome === "played" || !!match.winner;
+}
+
+function analysisHref(handNumber) {
+  return withLang(`/t/${encodeURIComponent(tableId)}/hands/${handNumber}/analysis`);
+}
+
 function renderRunning() {
   const match = conn.match;
   const box = $("running");
@@ -500,7 +513,10 @@ function renderRunning() {
   }
   const { us, them } = usThem();
   const rows = match.hands.map((hand, i) => el("tr", {},
-    el("td", {}, String(i + 1)), el("td", {}, shortContract(hand)),
+    el("td", {}, analysable(hand, match)
+      ? el("a", { href: analysisHref(i + 1), target: "_blank", rel: "noopener", "data-analysis": i + 1, title: t("analysis_of_hand") }, String(i + 1))
+      : String(i + 1)),
+    el("td", {}, shortContract(hand)),
     el("td", {}, String(hand.score[us])), el("td", {}, String(hand.score[them]))));
   if (!match.winner && conn.view.phase !== "over") {
     rows.push(el("tr", { class: "in-play" }, el("td", {}, String(match.hand)),

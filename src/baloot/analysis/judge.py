@@ -1,0 +1,163 @@
+"""Where the values of an analysis come from: the exact solver in hindsight, and a bot's
+estimates without it. The one module of the analysis that calls them.
+
+:class:`Judge` is what the analysis asks: the exact value of every option of a play-phase
+position with all four hands known (``baloot.solver.values`` in SCORE mode), and what a
+searching bot (``expert`` by default) expects of each option from its seat's view alone
+(``evaluate``), with a generator seeded from the position, so that a report is the same on
+every run and one position analysed alone gives what the whole hand's analysis gave.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol, TypeVar, runtime_checkable
+
+from baloot.bots.base import check_bot_name, close_bot, make_bot
+from baloot.bots.names import BotSpec
+from baloot.core.actions import Action, Verb
+from baloot.core.errors import BalootError
+from baloot.core.hand import Hand
+from baloot.core.vocabulary import Phase
+from baloot.solver import Mode, values
+from baloot.view.seat_view import SeatView
+
+#: The bot whose estimates an analysis shows, unless told otherwise.
+DEFAULT_BOT: Final = "expert"
+#: Estimates closer than this are equal.
+TIE: Final = 1e-9
+
+T = TypeVar("T")
+
+
+class JudgeError(BalootError):
+    """A bot that cannot judge: unknown, or without ``evaluate``."""
+
+
+@runtime_checkable
+class Evaluating(Protocol):
+    """A bot that can say what it expects of each legal action (``ExpertBot`` does)."""
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+    def evaluate(self, view: SeatView, legal: Sequence[Action]) -> Mapping[Action, float]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A bot's view of a position: what it expects of each legal action, and its choice."""
+
+    values: Mapping[Action, float]
+    choice: Action
+
+
+class Judge(Protocol):
+    """The values an analysis is made of."""
+
+    @property
+    def bot(self) -> str | None:
+        """The name of the bot that estimates, or None when nothing estimates."""
+
+    @property
+    def seed(self) -> int:
+        """The seed the bot's generators are drawn from, with each position's key."""
+
+    def exact(self, hand: Hand) -> Mapping[Action, int]:
+        """The exact value of each legal action of a play-phase ``hand`` for the team to act:
+        the hand's written score, that team's minus the other's (a Gahwa hand: +1 or -1)."""
+
+    def estimate(self, hand: Hand, key: str) -> Estimate | None:
+        """What the bot expects of each legal action from the seat's view alone and what it
+        would choose, its generator seeded by ``key``; None when no bot estimates."""
+
+
+class SolverAndBot:
+    """The judge of ``baloot analyze``: the solver, and the bot ``bot`` (None: none), seeded
+    from ``seed`` and each position's key."""
+
+    def __init__(self, bot: str | None = DEFAULT_BOT, seed: int = 0) -> None:
+        self._bot = bot
+        self._seed = seed
+        self._spec: BotSpec | None = None
+        if bot is not None:  # an unknown bot, a program, or one that cannot judge: at once
+            try:
+                self._spec = check_bot_name(bot, programs=False)
+            except (BalootError, ValueError) as error:
+                raise JudgeError(str(error)) from None
+            close_bot(self._make(random.Random(0)))
+
+    @property
+    def bot(self) -> str | None:
+        """The name of the bot that estimates, or None."""
+        return self._bot
+
+    @property
+    def seed(self) -> int:
+        """The seed of the bot's generators."""
+        return self._seed
+
+    def exact(self, hand: Hand) -> Mapping[Action, int]:
+        """``baloot.solver.values`` in SCORE mode (the hand is not changed)."""
+        return values(hand, Mode.SCORE)
+
+    def estimate(self, hand: Hand, key: str) -> Estimate | None:
+        """The bot's ``evaluate`` on the view of the seat to act, and its choice there.
+
+        For a card, the choice is the card of the highest estimate (the first in the
+        engine's order on a tie, with Ekka when that is as good), which is how the bot
+        chooses a card, so its search is not run twice. A call and a declaration are asked
+        of the bot's ``choose`` (a bid weighs the match, not only the hand's points; a
+        declaration is a rule of thumb), with a generator seeded alike.
+        """
+        if self._bot is None:
+            return None
+        seat = hand.to_act
+        assert seat is not None, "a position to judge has a seat to act"
+        view, legal = SeatView.of(hand, seat), hand.legal_actions()
+        estimates = self._ask(key, lambda bot: bot.evaluate(view, legal))
+        declares = any(action.verb is Verb.DECLARE for action in legal)
+        if hand.phase is Phase.PLAYING and not declares:
+            choice = best_card(estimates, legal)
+        else:
+            choice = self._ask(key, lambda bot: bot.choose(view, legal))
+        return Estimate(estimates, choice)
+
+    def _ask(self, key: str, question: Callable[[Evaluating], T]) -> T:
+        """``question`` put to a new bot, its generator seeded by ``key``."""
+        bot = self._make(random.Random(f"{self._seed}:{key}"))
+        try:
+            return question(bot)
+        finally:
+            close_bot(bot)
+
+    def _make(self, rng: random.Random) -> Evaluating:
+        assert self._spec is not None
+        try:
+            bot = make_bot(self._spec, rng)
+        except (BalootError, ValueError) as error:  # a bad option
+            raise JudgeError(str(error)) from None
+        if not isinstance(bot, Evaluating):
+            close_bot(bot)
+            raise JudgeError(
+                f"bot {self._bot!r} cannot estimate the value of each option "
+                f"(the analysis needs one with evaluate, such as {DEFAULT_BOT})"
+            )
+        return bot
+
+
+def best_card(estimates: Mapping[Action, float], legal: Sequence[Action]) -> Action:
+    """The play of the highest estimate: the first in the engine's order on a tie, with
+    the Ekka word when it is offered for that card and as good.
+
+    >>> plain, ekka = Action.parse("S play As"), Action.parse("S play As ekka")
+    >>> best_card({plain: 3.0, ekka: 3.0, Action.parse("S play 7s"): 1.0}, [plain, ekka])
+    Action('S play As ekka')
+    """
+    top = max(estimates[action] for action in legal)
+    chosen = next(action for action in legal if estimates[action] >= top - TIE)
+    for action in legal:
+        if action.ekka and action.card == chosen.card and estimates[action] >= top - TIE:
+            return action
+    return chosen

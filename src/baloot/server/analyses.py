@@ -1,0 +1,213 @@
+"""The analyses of finished hands for the web pages: computed in the background, one at a time,
+and kept in the store.
+
+``GET /api/tables/ID/hands/N/analysis`` asks for the analysis of hand N (from 1) of a table,
+in play or over. A hand in progress is refused (409: its deck is hidden), and so is, while the
+match is in play, a hand annulled before any card was played (its cards were never shown). The
+first request of a finished hand starts its analysis and is answered 202, as are the requests
+while it is computed (with how far it got); once done, it is kept in the store and every
+request is answered 200 with it. Analyses run one at a time, in a worker thread of their own,
+so that the tables never wait for them; at most :data:`QUEUE` wait or run at once (beyond:
+503). An analysis is kept with the digest of the hand it was made of: a hand taken back by an
+undo and played again is analysed again.
+
+Answers (JSON): 200 ``{"status": "done", "table", "hand", "finished", "analysis"}`` where
+``analysis`` is the ``baloot-analysis/1`` object of ``docs/analysis.md`` with the one hand;
+202 ``{"status": "queued" | "computing", "table", "hand", "finished", "done", "total"}``;
+otherwise ``{"error": "...", "finished": [...]}``. ``finished`` lists the hands of the match
+whose analysis may be asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final, NamedTuple
+
+from baloot.analysis import DEFAULT_BOT, SolverAndBot, analyze_record
+from baloot.core.errors import BalootError
+from baloot.core.match import Match
+from baloot.core.vocabulary import Outcome
+from baloot.records.record import Record, loads
+from baloot.records.replay import replay
+from baloot.server.storage import Store
+
+log = logging.getLogger("baloot.server")
+
+#: The most analyses waiting or running at once on one server.
+QUEUE: Final = 8
+#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise:
+#: the expert at its quick budget, as a server shares its cores with the tables.
+SERVER_BOT: Final = f"{DEFAULT_BOT}:fast"
+#: Why an analysis is refused (409).
+IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
+ANNULLED: Final = (
+    "the hand was annulled before its cards were shown: its analysis comes once the match is over"
+)
+
+
+class Answer(NamedTuple):
+    """An HTTP status and its JSON body."""
+
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Source:
+    """What a hand's analysis is made of: the match's record (hidden cards included: it never
+    leaves the server) and the hands whose analysis may be shown, with why others may not."""
+
+    record: Record
+    finished: tuple[int, ...]
+    refused: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_match(cls, match: Match, players: dict[str, str]) -> Source:
+        """A match in play: its finished hands, except the annulled ones until it is over."""
+        finished, refused = [], {}
+        for number, hand in enumerate(match.hands, 1):
+            if not hand.is_over:
+                refused[number] = IN_PROGRESS
+            elif hand.result().outcome is Outcome.ANNULLED and not match.is_over:
+                refused[number] = ANNULLED
+            else:
+                finished.append(number)
+        return cls(Record.of(match, players=players), tuple(finished), refused)
+
+    @classmethod
+    def of_record(cls, text: str) -> Source:
+        """A match no longer in play, from its kept record: every finished hand."""
+        record = loads(text)
+        hands = replay(record).hands
+        finished = tuple(n for n, hand in enumerate(hands, 1) if hand.is_over)
+        refused = {n: IN_PROGRESS for n, hand in enumerate(hands, 1) if not hand.is_over}
+        return cls(record, finished, refused)
+
+    def digest(self, number: int) -> str:
+        """A name for hand ``number`` as it was played: its dealer, deck and actions."""
+        hand = self.record.hands[number - 1]
+        text = json.dumps([hand.dealer.name, [c.text for c in hand.deck], hand.actions])
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class Cancelled(Exception):
+    """The server is stopping: an analysis in the worker ends at its next decision."""
+
+
+@dataclass(eq=False)
+class Job:
+    """An analysis waiting or running: how far it got."""
+
+    done: int = 0
+    total: int = 0
+    started: bool = False
+    task: asyncio.Task[None] | None = None
+
+
+Storing = Callable[..., Awaitable[Any]]
+
+
+class Analyses:
+    """The analyses of one server. ``store_call`` runs a :class:`Store` method in the store's
+    writer thread; ``bot`` is the bot that estimates (None: exact values only)."""
+
+    def __init__(
+        self,
+        store: Store,
+        store_call: Storing,
+        *,
+        bot: str | None = SERVER_BOT,
+        queue: int = QUEUE,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        SolverAndBot(bot)  # an unknown bot, or one that cannot judge: said at start
+        self.store = store
+        self.store_call = store_call
+        self.bot = bot
+        self.queue = queue
+        self.clock = clock
+        self.jobs: dict[tuple[str, int, str], Job] = {}
+        self.failed: set[tuple[str, int, str]] = set()
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="baloot-analysis")
+        self._stopping = False
+
+    async def answer(self, table_id: str, number: int, source: Source | None) -> Answer:
+        """The answer to a request for hand ``number`` of a table (``source`` None: unknown
+        table), starting its analysis if need be."""
+        if source is None:
+            return Answer(404, {"error": "no such table"})
+        finished = list(source.finished)
+        if not 1 <= number <= len(source.record.hands):
+            return Answer(404, {"error": "no such hand", "finished": finished})
+        if number not in source.finished:
+            return Answer(409, {"error": source.refused[number], "finished": finished})
+        digest = source.digest(number)
+        about = {"table": table_id, "hand": number, "finished": finished}
+        kept = await self.store_call(self.store.analysis, table_id, number, digest)
+        if kept is not None:
+            return Answer(200, {"status": "done", **about, "analysis": kept})
+        key = (table_id, number, digest)
+        if key in self.failed:
+            return Answer(500, {"error": "the analysis of this hand failed", **about})
+        job = self.jobs.get(key)
+        if job is None:
+            if len(self.jobs) >= self.queue or self._stopping:
+                return Answer(503, {"error": "the server is busy with analyses; try later"})
+            job = self.jobs[key] = Job()
+            job.task = asyncio.create_task(self._run(key, source.record, job))
+        status = "computing" if job.started else "queued"
+        return Answer(202, {"status": status, **about, "done": job.done, "total": job.total})
+
+    async def _run(self, key: tuple[str, int, str], record: Record, job: Job) -> None:
+        table_id, number, digest = key
+        loop = asyncio.get_running_loop()
+        try:
+            body = await loop.run_in_executor(self._worker, self._compute, record, number, job)
+            await self.store_call(
+                self.store.keep_analysis, table_id, number, digest, body, self.clock()
+            )
+        except (Cancelled, asyncio.CancelledError):
+            pass
+        except Exception:
+            log.exception("the analysis of hand %s of table %s failed", number, table_id)
+            self.failed.add(key)
+        finally:
+            self.jobs.pop(key, None)
+
+    def _compute(self, record: Record, number: int, job: Job) -> dict[str, Any]:
+        """In the worker thread: the analysis of hand ``number``, as JSON."""
+        if self._stopping:
+            raise Cancelled
+
+        def progress(done: int, total: int) -> None:
+            if self._stopping:
+                raise Cancelled
+            job.done, job.total = done, total
+
+        job.started = True
+        try:
+            analysis = analyze_record(
+                record, SolverAndBot(self.bot), hand=number, progress=progress
+            )
+        except BalootError as error:  # a record the server wrote that does not replay: a bug
+            raise RuntimeError(f"cannot analyse: {error}") from error
+        return analysis.to_json()
+
+    async def stop(self) -> None:
+        """End the analyses in progress (at their next decision) and the worker."""
+        self._stopping = True
+        tasks = [job.task for job in self.jobs.values() if job.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        shutdown = functools.partial(self._worker.shutdown, wait=True, cancel_futures=True)
+        await loop.run_in_executor(None, shutdown)
