@@ -3,8 +3,9 @@
 ``baloot.core.position``), the bot options and the decision clock (``baloot.bots``)."""
 
 from baloot.bots.clock import current_clock
-from baloot.bots.expert._interim import Mode, Position, accelerated, values
 from baloot.bots.names import BotOptions, UnknownBotError
+from baloot.core.position import Position
+from baloot.solver import Mode, accelerated, values
 from baloot.view.worlds import InconsistentWorldError, WorldSampler
 
 __all__ = [
