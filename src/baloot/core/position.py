@@ -1,0 +1,358 @@
+"""A cheap play-phase state for search: cards as masks, tricks as ints, no objects built.
+
+A :class:`~baloot.core.hand.Hand` keeps the whole history, its words and its actions; a search
+that plays millions of cards needs only what decides the rest of the play: the four hands, the
+trick in progress and the cards gone. :class:`Position` is that state, mutable, with ``play``
+and ``undo``; its legal cards come from :func:`baloot.core._play.play_mask`, the one statement
+of the rules of play, so a position and its hand never disagree.
+
+>>> import random
+>>> from baloot.core.cards import Card, CardSet
+>>> position = Position.of(_dealt_sun())
+>>> position.to_act, str(CardSet(position.legal()))
+(0, 'As Ks Qs Th 9h Td 9d 8d')
+>>> position.play(Card.parse("As").index)
+>>> position.to_act, str(CardSet(position.legal()))
+(1, 'Js Ts 9s')
+>>> position.undo()
+>>> position.to_act
+0
+>>> position.playout(random.Random(1))
+(90, 40)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from baloot.core import _lookup as T
+from baloot.core._play import play_mask
+from baloot.core._state import HOKUM, PLAYING
+from baloot.core.cards import CARDS, card_points
+from baloot.core.hand import Hand
+
+_LAST_TRICK_BONUS: Final = 10
+_TRUMP_STRENGTH: Final = T.TRUMP_RANK_STRENGTH
+_PLAIN_STRENGTH: Final = T.PLAIN_RANK_STRENGTH
+_BEST_PLAIN: Final = T.BEST_PLAIN
+
+
+def ekka_mask(held: int, gone: int, trump: int) -> int:
+    """The cards of ``held`` that are a valid Ekka lead (R9.5) once ``gone`` have fallen:
+    per side suit of a Hokum in ``trump``, the best card still out, if held and not an Ace.
+
+    >>> from baloot.core.cards import CardSet
+    >>> gone = CardSet.parse("Ac Tc").mask
+    >>> str(CardSet(ekka_mask(CardSet.parse("Kc Qc Jh").mask, gone, trump=1)))
+    'Kc'
+    """
+    if trump < 0:
+        return 0
+    out = ~gone
+    found = 0
+    for suit in range(4):
+        if suit != trump:
+            best = _BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
+            if best > 0 and held >> (best + (suit << 3)) & 1:
+                found |= 1 << (best + (suit << 3))
+    return found
+
+
+#: What a play changes, saved for its undo: hands, trick, leader, seat to act, winning seat
+#: and card, Ekka, cards gone, cards won, tricks won, tricks played, team of the last trick,
+#: and the legal cards before it (so that the next card after an undo needs no new mask).
+_Saved = tuple[
+    tuple[int, int, int, int], tuple[int, ...], int, int, int, int, bool, int,
+    tuple[int, int], tuple[int, int], int, int, int,
+]  # fmt: skip
+
+
+class Position:
+    """The play of a hand from some point on: hands, trick and cards gone as plain ints.
+
+    Seats are ints 0..3 in play order from N, cards are indices 0..31 (mask bits). Declarations
+    are not part of it: they change the score, never the play. ``play`` and ``undo`` are a few
+    tuple operations; :meth:`copy` is one object; :meth:`key` identifies the rest of the play.
+    """
+
+    __slots__ = (
+        "_ekka", "_gone", "_hands", "_last_team", "_leader", "_legal", "_locked",
+        "_must_undertrump", "_partner_led_must_trump", "_stack", "_to_act", "_trick",
+        "_trick_no", "_tricks", "_trump", "_win_card", "_win_seat", "_won",
+    )  # fmt: skip
+
+    _hands: tuple[int, int, int, int]
+    _trick: tuple[int, ...]
+    _leader: int
+    _to_act: int
+    _win_seat: int
+    _win_card: int
+    _ekka: bool
+    _gone: int
+    _won: tuple[int, int]
+    _tricks: tuple[int, int]
+    _trick_no: int
+    _last_team: int
+    _trump: int
+    _locked: bool
+    _partner_led_must_trump: bool
+    _must_undertrump: bool
+    _legal: int
+    _stack: list[_Saved]
+
+    @classmethod
+    def of(cls, hand: Hand) -> Position:
+        """The position of ``hand``, which must be in its play phase (or played out).
+
+        >>> import random
+        >>> Position.of(Hand.new(rng=random.Random(1)))
+        Traceback (most recent call last):
+        ...
+        ValueError: a position is taken in the play phase, not in bidding-1
+        """
+        if hand._phase is not PLAYING and not (hand.is_over and hand._trick_no == 8):
+            raise ValueError(f"a position is taken in the play phase, not in {hand.phase.value}")
+        rules = hand._rules
+        position = cls.__new__(cls)
+        position._hands = hand._hands
+        position._trick = hand._trick
+        position._leader = hand._leader
+        position._to_act = hand._to_act
+        position._win_seat = hand._win_seat
+        position._win_card = hand._win_card
+        position._ekka = hand._ekka
+        position._gone = hand._gone
+        position._won = hand._won
+        position._tricks = hand._tricks
+        position._trick_no = hand._trick_no
+        position._last_team = hand._last_team
+        position._trump = hand._trump if hand._kind == HOKUM else -1
+        position._locked = hand._locked
+        position._partner_led_must_trump = rules.partner_led_must_trump
+        position._must_undertrump = rules.must_undertrump
+        position._legal = -1
+        position._stack = []
+        return position
+
+    def copy(self) -> Position:
+        """An independent copy, its undo history included."""
+        other = Position.__new__(Position)
+        other._hands = self._hands
+        other._trick = self._trick
+        other._leader = self._leader
+        other._to_act = self._to_act
+        other._win_seat = self._win_seat
+        other._win_card = self._win_card
+        other._ekka = self._ekka
+        other._gone = self._gone
+        other._won = self._won
+        other._tricks = self._tricks
+        other._trick_no = self._trick_no
+        other._last_team = self._last_team
+        other._trump = self._trump
+        other._locked = self._locked
+        other._partner_led_must_trump = self._partner_led_must_trump
+        other._must_undertrump = self._must_undertrump
+        other._legal = self._legal
+        other._stack = list(self._stack)
+        return other
+
+    @property
+    def to_act(self) -> int:
+        """The seat to play (0..3), or -1 when the hand is played out."""
+        return self._to_act
+
+    @property
+    def is_over(self) -> bool:
+        """True when all eight tricks are played."""
+        return self._trick_no == 8
+
+    @property
+    def trump(self) -> int:
+        """The trump suit (0..3), or -1 in Sun."""
+        return self._trump
+
+    @property
+    def leader(self) -> int:
+        """The seat that led the trick in progress (or leads the next one)."""
+        return self._leader
+
+    @property
+    def trick(self) -> tuple[int, ...]:
+        """The cards of the trick in progress, in playing order."""
+        return self._trick
+
+    @property
+    def trick_number(self) -> int:
+        """Completed tricks (0–8)."""
+        return self._trick_no
+
+    @property
+    def gone(self) -> int:
+        """The cards of the completed tricks, as a mask."""
+        return self._gone
+
+    def hand(self, seat: int) -> int:
+        """The cards ``seat`` holds, as a mask."""
+        return self._hands[seat]
+
+    def legal(self) -> int:
+        """The cards the seat to act may play, as a mask (0 when the hand is over)."""
+        legal = self._legal
+        if legal < 0:
+            s = self._to_act
+            if s < 0:
+                return 0
+            legal = self._legal = play_mask(
+                self._hands[s],
+                self._trick,
+                bool((self._win_seat ^ s) & 1),
+                self._win_card,
+                self._ekka,
+                self._trump,
+                self._locked,
+                self._partner_led_must_trump,
+                self._must_undertrump,
+            )
+        return legal
+
+    def ekka(self) -> int:
+        """The legal cards that may be led with Ekka now (R9.5), as a mask.
+
+        Only a Hokum lead after the first trick can be one: before it nothing has fallen.
+        """
+        if self._trick or self._trump < 0 or self._to_act < 0:
+            return 0
+        return ekka_mask(self.legal(), self._gone, self._trump)
+
+    def play(self, card: int, ekka: bool = False) -> None:
+        """Play ``card`` (an index) for the seat to act, announcing Ekka if ``ekka``.
+
+        >>> position = Position.of(_dealt_sun())
+        >>> position.play(31)
+        Traceback (most recent call last):
+        ...
+        ValueError: card 7c may not be played now
+        """
+        legal = self.legal()
+        if not 0 <= card < 32 or not legal >> card & 1:
+            name = CARDS[card] if 0 <= card < 32 else card
+            raise ValueError(f"card {name} may not be played now")
+        if ekka and (self._trick or not ekka_mask(legal, self._gone, self._trump) >> card & 1):
+            raise ValueError(f"card {CARDS[card]} is not a valid Ekka lead now")
+        self._stack.append(
+            (
+                self._hands, self._trick, self._leader, self._to_act, self._win_seat,
+                self._win_card, self._ekka, self._gone, self._won, self._tricks,
+                self._trick_no, self._last_team, legal,
+            )
+        )  # fmt: skip
+        self._legal = -1
+        s = self._to_act
+        h = self._hands
+        bit = 1 << card
+        if s == 0:
+            self._hands = (h[0] ^ bit, h[1], h[2], h[3])
+        elif s == 1:
+            self._hands = (h[0], h[1] ^ bit, h[2], h[3])
+        elif s == 2:
+            self._hands = (h[0], h[1], h[2] ^ bit, h[3])
+        else:
+            self._hands = (h[0], h[1], h[2], h[3] ^ bit)
+        trick = self._trick
+        if not trick:
+            self._ekka = ekka
+            self._win_seat = s
+            self._win_card = card
+        else:
+            w = self._win_card
+            if card >> 3 == w >> 3:
+                table = _TRUMP_STRENGTH if w >> 3 == self._trump else _PLAIN_STRENGTH
+                if table[card] > table[w]:
+                    self._win_seat = s
+                    self._win_card = card
+            elif card >> 3 == self._trump:
+                self._win_seat = s
+                self._win_card = card
+        trick = self._trick = (*trick, card)
+        if len(trick) < 4:
+            self._to_act = (s + 1) & 3
+            return
+        winner = self._win_seat
+        bits = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+        self._gone |= bits
+        won, tricks = self._won, self._tricks
+        if winner & 1:
+            self._won = (won[0], won[1] | bits)
+            self._tricks = (tricks[0], tricks[1] + 1)
+        else:
+            self._won = (won[0] | bits, won[1])
+            self._tricks = (tricks[0] + 1, tricks[1])
+        self._trick = ()
+        self._trick_no += 1
+        self._leader = self._to_act = winner
+        if self._trick_no == 8:
+            self._last_team = winner & 1
+            self._to_act = -1
+
+    def undo(self) -> None:
+        """Take back the last card played."""
+        if not self._stack:
+            raise ValueError("no card to take back")
+        (
+            self._hands, self._trick, self._leader, self._to_act, self._win_seat,
+            self._win_card, self._ekka, self._gone, self._won, self._tricks,
+            self._trick_no, self._last_team, self._legal,
+        ) = self._stack.pop()  # fmt: skip
+
+    def key(self) -> tuple[int, int, int, int, int, int, bool]:
+        """What decides the rest of the play: two positions with equal keys have the same
+        legal continuations and the same card points still to take, so a transposition
+        table may key on it. The hands, the seat to act, the trick in progress packed in
+        an int, and whether its lead was an Ekka.
+        """
+        packed = 0
+        for card in self._trick:
+            packed = packed << 6 | 32 | card
+        h = self._hands
+        return (h[0], h[1], h[2], h[3], self._to_act, packed, self._ekka)
+
+    def card_points(self) -> tuple[int, int]:
+        """Card points (NS, EW) taken so far, the last trick's 10 included at the end."""
+        trump = None if self._trump < 0 else self._trump
+        points = [card_points(self._won[0], trump), card_points(self._won[1], trump)]
+        if self._last_team >= 0:
+            points[self._last_team] += _LAST_TRICK_BONUS
+        return (points[0], points[1])
+
+    def tricks(self) -> tuple[int, int]:
+        """Tricks (NS, EW) taken so far."""
+        return self._tricks
+
+    def playout(self, rng: random.Random) -> tuple[int, int]:
+        """The card points (NS, EW) of the whole hand when every remaining card is a legal
+        card drawn by ``rng``; the position itself is unchanged."""
+        other = self.copy()
+        other._stack = []
+        while other._to_act >= 0:
+            legal = other.legal()
+            choice = rng.randrange(legal.bit_count())
+            while choice:
+                legal &= legal - 1
+                choice -= 1
+            other.play((legal & -legal).bit_length() - 1)
+        return other.card_points()
+
+    def __repr__(self) -> str:
+        if self._to_act < 0:
+            return "<Position over>"
+        trick = " ".join(CARDS[c].text for c in self._trick)
+        return f"<Position trick {self._trick_no + 1}, seat {self._to_act} to play [{trick}]>"
+
+
+def _dealt_sun() -> Hand:
+    """A hand of the ordered deck, in play after N's Sun: for the examples."""
+    hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+    hand.apply("N sun")
+    return hand
