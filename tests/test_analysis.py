@@ -9,8 +9,6 @@ import random
 from typing import Any
 
 import pytest
-from baloot.bots.expert import ExpertBot
-from baloot.solver import Mode, values
 from spec_example import ACTIONS, record_text
 
 from baloot.analysis import (
@@ -27,11 +25,13 @@ from baloot.analysis import (
     analyze_record,
     mark_of,
 )
+from baloot.bots.expert import ExpertBot
 from baloot.core.actions import Verb
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.vocabulary import Level, Phase
 from baloot.records.record import Record, loads
+from baloot.solver import Mode, values
 from baloot.view.seat_view import SeatView
 
 #: A hand the heuristic bots played, except that at its 35th action North, on lead with the

@@ -503,8 +503,17 @@ def test_the_terminal_words_a_question_about_north_with_north() -> None:
 
 #: The layers from the bottom: a module may import its own layer or a lower one.
 LAYERS = (
-    "core", "solver", "records", "view", "table", "bots", "analysis", "words", "cli", "server",
-)  # fmt: skip
+    "core",
+    "solver",
+    "records",
+    "view",
+    "table",
+    "bots",
+    "analysis",
+    "words",
+    "cli",
+    "server",
+)
 #: Layers at the level of another, side by side: neither may import the other.
 SIDE_BY_SIDE = {"server": "cli", "analysis": "words"}
 ENTRY_POINTS = {"baloot", "baloot.__main__", "baloot.bench"}

@@ -172,10 +172,10 @@ def test_u_takes_back_the_last_decision_and_a_saved_record_holds_only_what_stood
     assert replay(record).winner is not None
 
 
-def test_h_says_what_the_heuristic_bot_would_do() -> None:
+def test_h_says_what_the_best_bot_would_do() -> None:
     answers = iter(["h"])
     _, out, _ = run_game(lambda g: next(answers, None) or ones(g))
-    assert re.search(r"Hint: the heuristic bot would choose S \(you\): \w+", out)
+    assert re.search(r"Hint: the best bot would choose S \(you\): \w+", out)
     assert re.search(r"  · \S", out.split("Hint:", 1)[1]), "the hint says why"
 
 

@@ -13,8 +13,8 @@ any option). Names of external programs (``cmd:…``, a path) make an
 >>> bot = make_bot("random", random.Random(1))
 >>> bot.name
 'random'
->>> sorted(available_bots())[:2]
-['heuristic', 'random']
+>>> {"heuristic", "random", "expert", "hard"} <= set(available_bots())
+True
 >>> make_bot("heuristic:deep", random.Random(1))
 Traceback (most recent call last):
 ...
@@ -63,12 +63,20 @@ __all__ = [
 
 def _builtin() -> dict[str, AnyFactory]:
     """The bots of this package: one line each."""
+    from baloot.bots.expert import ExpertBot
     from baloot.bots.heuristic import HeuristicBot
+    from baloot.bots.ismcts import IsmctsBot
+    from baloot.bots.levels import easy, hard, medium
     from baloot.bots.random_bot import RandomBot
 
     return {
         "random": RandomBot,
         "heuristic": HeuristicBot,
+        "expert": ExpertBot,
+        "ismcts": IsmctsBot,
+        "easy": easy,
+        "medium": medium,
+        "hard": hard,
     }
 
 

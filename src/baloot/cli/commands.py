@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from baloot.bots import HeuristicBot
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.table import Event, Table
-from baloot.words.hints import hint_lines
+from baloot.words.hints import BestHints, hint_lines
 from baloot.words.strings import Strings
 
 from .render import Seating
@@ -57,7 +56,7 @@ class Commands:
         terminal: Terminal,
         s: Strings,
         seating: Seating,
-        hint_bot: HeuristicBot,
+        hint_bot: BestHints,
         report: Callable[[list[Event]], None],
         undone: Callable[[], None],
     ) -> None:
@@ -135,7 +134,7 @@ class Commands:
         raise Redo
 
     def hint(self) -> None:
-        """What the heuristic bot would do here, and why."""
+        """What the best bot would do here, and why."""
         view = self.table.view(self.human)
         if not view.legal:
             return

@@ -28,7 +28,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from baloot.bots import Bot, HeuristicBot, make_bot
+from baloot.bots import Bot, make_bot
 from baloot.core.actions import Verb
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError, NotationError
@@ -38,6 +38,7 @@ from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Phase, Trick
 from baloot.table import Event, EventKind, Player, Table, WaitKind
 from baloot.view.seat_view import SeatView, heard
+from baloot.words.hints import BestHints
 from baloot.words.strings import Strings, strings
 
 from .commands import Commands, Redo
@@ -149,7 +150,7 @@ class Game:
             self.terminal,
             self.s,
             self.seating,
-            HeuristicBot(random.Random(options.seed)),
+            BestHints(random.Random(options.seed)),
             report=self.report,
             undone=self.undone,
         )

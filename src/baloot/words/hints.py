@@ -1,5 +1,5 @@
-"""The words of the heuristic bot's hints (``h`` in ``baloot play``, ``hint`` at a web table)
-in English and Arabic.
+"""The words of the hints (``h`` in ``baloot play``, ``hint`` at a web table) in English and
+Arabic, and :class:`BestHints`, the hints of the strongest bot.
 
 :meth:`HeuristicBot.explain <baloot.bots.heuristic.HeuristicBot.explain>` says why it picks
 an action as :class:`~baloot.bots.heuristic.HintReason` keys with parameters; here every key
@@ -21,17 +21,21 @@ what comes back from a browser is refused with a one-line :class:`ValueError`.
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from baloot.bots.heuristic import HINT_KEYS, Hint, HintReason
-from baloot.core.actions import Action
+from baloot.bots.expert import ExpertBot
+from baloot.bots.heuristic import HINT_KEYS, HeuristicBot, Hint, HintReason
+from baloot.bots.heuristic.hints import num
+from baloot.core.actions import Action, Verb
 from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.errors import NotationError
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
 from baloot.view.keyed import key_of, keyed, shown
+from baloot.view.seat_view import SeatView
 
 from .strings import LANGUAGES, Strings, fields, language, strings
 
@@ -130,6 +134,10 @@ EN: Final[dict[str, str]] = {
     "P9_keep_honour": "Keep {card}: it may still win a trick later.",
     "P9_make_void": "Giving up {card} leaves you without {suit}, to trump it later.",
     "default": "No rule of the bot applies here: it takes the first choice.",
+    "S1_best_card": "Play {card}: over many deals of the unseen cards that fit what you know, "
+    "it is worth {value} points to your side on average, {gain} more than the next best card.",
+    "S1_best_call": "{action}: over many deals of the unseen cards that fit what you know, "
+    "this call is worth {value} points to your side on average, {gain} more than the next best.",
 }
 
 AR: Final[dict[str, str]] = {
@@ -208,6 +216,10 @@ AR: Final[dict[str, str]] = {
     "P9_keep_honour": "أبقِ {card}: قد تأخذ بها أكلة لاحقًا.",
     "P9_make_void": "التخلي عن {card} يجعلك قاطعًا {suit}، فتقطعه بالحكم لاحقًا.",
     "default": "لا تنطبق هنا أي قاعدة من قواعد الآلي: يأخذ الخيار الأول.",
+    "S1_best_card": "العب {card}: على توزيعات كثيرة للأوراق المخفية تتفق مع ما تعرفه، تساوي "
+    "{value} نقطة لفريقك في المتوسط، بزيادة {gain} على أفضل ورقة بعدها.",
+    "S1_best_call": "{action}: على توزيعات كثيرة للأوراق المخفية تتفق مع ما تعرفه، تساوي هذه "
+    "الكلمة {value} نقطة لفريقك في المتوسط، بزيادة {gain} على أفضل خيار بعدها.",
 }
 
 #: The hint templates by language.
@@ -341,3 +353,45 @@ def check_hint_words() -> None:
         for key, template in table.items():
             if fields(template) != frozenset(HINT_KEYS[key]):
                 raise AssertionError(f"{lang}: fields of hint {key!r} differ from its parameters")
+
+
+class BestHints:
+    """Hints from the strongest bot (:class:`~baloot.bots.expert.ExpertBot`, ``options`` its
+    budget: ``hard`` unless given, at most about a second): its action, with the heuristic
+    bot's reasons when the rules pick the same, else
+    with what the search found (``S1_best_card``, ``S1_best_call``: the action's expected
+    value and the next best one's, in game points of the hand).
+
+    >>> from baloot.core.hand import Hand
+    >>> from baloot.view.seat_view import SeatView
+    >>> hand = Hand.new(rng=random.Random(1))
+    >>> view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+    >>> BestHints(random.Random(0), {"fast": ""}).explain(view, legal).action in legal
+    True
+    """
+
+    def __init__(
+        self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
+    ) -> None:
+        chosen = {"hard": ""} if options is None else options
+        self.expert = ExpertBot(rng if rng is not None else random.Random(0), chosen)
+        self.rules = HeuristicBot()
+
+    def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
+        """The action the strongest bot picks among ``legal`` in ``view``, and why."""
+        action, values = self.expert.decide(view, legal)
+        usual = self.rules.explain(view, legal)
+        if usual.action == action:
+            return usual
+        if action.verb is Verb.DECLARE:
+            projects = " ".join(claim.kind.word for claim in action.claims)
+            return Hint(action, (HintReason("P1_declare", {"projects": projects}),))
+        value = values.get(action, 0.0)
+        others = [v for a, v in values.items() if a.card != action.card or a.verb != action.verb]
+        gain = value - max(others, default=value)
+        params = {"value": num(round(value, 1)), "gain": num(round(gain, 1))}
+        if action.card is not None:
+            reason = HintReason("S1_best_card", {"card": action.card.text, **params})
+        else:
+            reason = HintReason("S1_best_call", {"action": str(action), **params})
+        return Hint(action, (reason,))

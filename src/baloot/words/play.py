@@ -13,7 +13,7 @@ EN_PLAY: Final[dict[str, str]] = {
     "commands_hint": "? lists the commands",
     "commands": "Commands: l = the last tricks of this hand (again: further back) · "
     "s = the score sheet of the match · u = take back your last decision · "
-    "h = what the heuristic bot would do, and why · c = claim the rest (Sawa), when sure · "
+    "h = what the best bot would do, and why · c = claim the rest (Sawa), when sure · "
     "? = this list. Ctrl-D or Ctrl-C ends the game (the match is saved).",
     "rules_header": "rules {rules}",
     "no_trick_yet": "No trick has been completed in this hand yet.",
@@ -29,7 +29,7 @@ EN_PLAY: Final[dict[str, str]] = {
     "running_totals": "totals",
     "undone": "Taken back: {action} — and the {count} answer(s) after it.",
     "nothing_undone": "There is nothing of yours to take back.",
-    "hint_line": "Hint: the heuristic bot would choose {choice}.",
+    "hint_line": "Hint: the best bot would choose {choice}.",
     "hint_why": "  · {reason}",
     "forced": "Only some cards are allowed: {reason}.",
     "auto_played": "{seat} plays the only allowed card:",

@@ -86,6 +86,9 @@ HINT_KEYS: Final[dict[str, tuple[str, ...]]] = {
     "P9_make_void": ("card", "suit"),
     # a position no rule covers
     "default": (),
+    # the search of the strongest bot, where it differs from these rules
+    "S1_best_card": ("card", "value", "gain"),  # gain: over the next best card
+    "S1_best_call": ("action", "value", "gain"),
 }
 
 

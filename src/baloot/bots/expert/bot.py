@@ -1,0 +1,92 @@
+"""The expert bot: bids and doubles by simulation, plays by sampled double-dummy solving.
+
+>>> import random
+>>> from baloot.core.hand import Hand
+>>> hand = Hand.new(rng=random.Random(1))
+>>> bot = ExpertBot(random.Random(2), {"fast": ""})
+>>> view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+>>> bot.choose(view, legal) in legal
+True
+>>> sorted(bot.evaluate(view, legal)) == sorted(legal)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from baloot.bots.expert.bidding import call_values, decide_call
+from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.play import declaration, play_values
+from baloot.core.actions import Action, Verb
+from baloot.core.vocabulary import Phase
+from baloot.view.seat_view import SeatView
+
+#: Values closer than this are a tie.
+TIE: Final = 1e-9
+
+
+class ExpertBot:
+    """A searching player. Its budget (:class:`Budget`) comes from ``options``: ``fast``,
+    ``samples=N`` (worlds per card), ``deals=N`` (deals per call), ``pool=N``, ``mode=``
+    ``points``/``score``/``auto``, ``score_from=N``. Everything it decides comes from its
+    generator ``rng``: the same seed and the same views give the same actions.
+
+    - Bidding, trump naming and doubling: :func:`~baloot.bots.expert.bidding.decide_call`,
+      the usual call unless the simulation is sure another is worth more to the match.
+    - Trick 1: declare the most project value it may
+      (:func:`~baloot.bots.expert.play.declaration`).
+    - Play: :func:`~baloot.bots.expert.play.play_values`, the card of most expected value,
+      the first in the engine's order on a tie, with the Ekka word whenever it is offered
+      for that card.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
+    ) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self.budget = Budget.of(options or {})
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """The action of most expected value among ``legal`` in ``view``."""
+        return self.decide(view, legal)[0]
+
+    def decide(self, view: SeatView, legal: Sequence[Action]) -> tuple[Action, dict[Action, float]]:
+        """The action it chooses and the expected values it weighed (game points of the hand
+        for the seat's team, as :meth:`evaluate`; empty when nothing was to weigh: one legal
+        action, or a declaration, which it always makes)."""
+        if len(legal) == 1:
+            return legal[0], {}
+        if view.phase is Phase.PLAYING:
+            declare = declaration(legal)
+            if declare is not None:
+                return declare, {}
+            values = play_values(view, legal, self.rng, self.budget)
+            return _best_play(values, legal), values
+        action, calls = decide_call(view, legal, self.rng, self.budget)
+        return action, {call: value.points for call, value in calls.items()}
+
+    def evaluate(self, view: SeatView, legal: Sequence[Action]) -> dict[Action, float]:
+        """The expected value of every action of ``legal`` in game points of the hand for the
+        seat's team (its score less the other's): sampled deals played out for a call,
+        sampled worlds solved for a card or a declaration."""
+        if view.phase is Phase.PLAYING:
+            return play_values(view, legal, self.rng, self.budget)
+        values = call_values(view, legal, self.rng, self.budget, prune=False)
+        return {action: values[action].points for action in legal}
+
+
+def _best_play(values: dict[Action, float], legal: Sequence[Action]) -> Action:
+    """The play of most value: the first in the engine's order on a tie, the Ekka word when
+    it is offered for that card."""
+    plays = [a for a in legal if a.verb is Verb.PLAY]
+    best = max(values[a] for a in plays)
+    chosen = next(a for a in plays if values[a] >= best - TIE)
+    for action in plays:
+        if action.ekka and action.card == chosen.card and values[action] >= best - TIE:
+            return action
+    return chosen

@@ -1,0 +1,89 @@
+"""Which sampled worlds to keep: the evidence of the others' calls and plays, and resampling.
+
+The world sampler deals the unseen cards consistently with everything *proven* (voids,
+declared projects, the exposed card...). What the other seats *chose* is evidence too: each
+sampled world gets an importance weight, the likelihood of the others' calls
+(:mod:`~baloot.bots.expert.calls`) and telling plays (:mod:`~baloot.bots.expert.follows`)
+given their cards in that world (:class:`Evidence`); :func:`weighted_worlds` draws a pool
+and keeps the likely ones by systematic resampling, deterministically for the generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from baloot.bots.expert.calls import Call, calls_of, calls_weight
+from baloot.bots.expert.follows import Follow, follows_of, follows_weight
+from baloot.core.errors import BalootError
+from baloot.core.hand import Hand
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase
+from baloot.view.seat_view import SeatView
+
+Weigh = Callable[[Hand], float]
+
+
+def weighted_worlds(
+    draw: Callable[[random.Random], Hand],
+    weigh: Weigh,
+    rng: random.Random,
+    count: int,
+    pool: int,
+) -> list[tuple[Hand, int]]:
+    """``count`` worlds kept by systematic resampling from ``pool`` worlds that ``draw``
+    makes, in proportion to their ``weigh``; each distinct world once, with how many of the
+    ``count`` places it took. Worlds that ``draw`` cannot make are skipped."""
+    drawn: list[tuple[Hand, float]] = []
+    for _ in range(max(pool, count)):
+        try:
+            world = draw(rng)
+        except BalootError:
+            continue
+        drawn.append((world, weigh(world)))
+    if not drawn:
+        return []
+    total = sum(w for _, w in drawn)
+    if total <= 0:
+        return [(world, 1) for world, _ in drawn[:count]]
+    step = total / count
+    mark = rng.random() * step
+    kept: list[tuple[Hand, int]] = []
+    running = 0.0
+    for world, w in drawn:
+        running += w
+        taken = 0
+        while mark < running and len(kept) + taken < count + 1:
+            taken += 1
+            mark += step
+        if taken:
+            kept.append((world, taken))
+    return kept
+
+
+class Evidence:
+    """The importance weight of a world for one seat: the likelihood of the others' calls
+    and telling plays given their cards in it. What those depend on besides the cards is read
+    from the first world weighed and kept for the others (the worlds of one view share their
+    public history)."""
+
+    def __init__(self, me: Seat, plays: bool = True) -> None:
+        self.me = me
+        self.plays = plays
+        self._calls: tuple[Call, ...] | None = None
+        self._follows: tuple[Follow, ...] = ()
+
+    def __call__(self, world: Hand) -> float:
+        calls = self._calls
+        if calls is None:
+            calls = self._calls = calls_of(world, self.me)
+            if self.plays:
+                self._follows = follows_of(world, self.me)
+        return calls_weight(world, calls) * follows_weight(world, self._follows)
+
+
+def view_worlds_weigh(view: SeatView) -> Weigh:
+    """The importance weight of a world for ``view``'s seat (:class:`Evidence`)."""
+    me = view.seat
+    assert me is not None
+    return Evidence(me, plays=view.phase is Phase.PLAYING)

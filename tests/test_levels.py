@@ -1,0 +1,42 @@
+"""The levels for players: registered names that map to a bot and a budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from baloot import Hand, Seat
+from baloot.bots import play_hand
+from baloot.bots.base import available_bots, make_bot
+from baloot.bots.expert import Budget, ExpertBot
+from baloot.bots.heuristic import HeuristicBot
+from baloot.bots.levels import LEVELS, make_level
+from baloot.bots.names import UnknownBotError
+
+
+def test_the_three_levels_are_registered_and_named_after_themselves() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard"]
+    for level in LEVELS:
+        assert level in available_bots()
+        assert make_bot(level, random.Random(1)).name == level
+
+
+def test_each_level_is_its_bot_and_budget() -> None:
+    easy, medium, hard = (make_level(name, random.Random(1)) for name in LEVELS)
+    assert isinstance(easy, HeuristicBot)
+    assert isinstance(medium, ExpertBot) and isinstance(hard, ExpertBot)
+    assert medium.budget == Budget.of({"fast": ""})
+    assert hard.budget == Budget.of({"hard": ""})
+    assert medium.budget.samples < hard.budget.samples
+
+
+def test_a_level_takes_no_options() -> None:
+    with pytest.raises(UnknownBotError, match="'hard' has no option 'samples'"):
+        make_bot("hard:samples=3", random.Random(1))
+
+
+def test_easy_plays_a_hand_at_once() -> None:
+    hand = Hand.new(rng=random.Random(8))
+    play_hand(hand, {seat: make_bot("easy", random.Random(int(seat))) for seat in Seat})
+    assert hand.is_over
