@@ -122,6 +122,16 @@ def test_the_bots_column_and_its_estimated_calls(tmp_path: Path) -> None:
     assert len(rows) == len(decisions)
 
 
+def test_a_players_name_is_shown_as_written_never_as_markup(tmp_path: Path) -> None:
+    path = tmp_path / "named.baloot"
+    extra = 'players = { N = "[link=http://x]Noura[/link]\\u001b[31m", S = "Saad" }\n'
+    path.write_text(record_text(THROWN_ACTIONS, deck=THROWN_DECK, extra=extra), encoding="utf-8")
+    result = baloot("analyze", str(path), "--bot", "none")
+    assert result.returncode == 0, result.stderr
+    assert "N · [link=http://x]Noura[/link]\\x1b[31m" in result.stdout
+    assert "S · Saad" in result.stdout and "\x1b" not in result.stdout
+
+
 def test_the_report_in_arabic(thrown: Path) -> None:
     result = baloot("analyze", str(thrown), "--bot", "none", "--lang", "ar")
     assert result.returncode == 0, result.stderr
