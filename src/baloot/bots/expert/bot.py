@@ -7,7 +7,7 @@
 >>> view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
 >>> bot.choose(view, legal) in legal
 True
->>> sorted(bot.evaluate(view, legal)) == sorted(legal)
+>>> set(bot.evaluate(view, legal)) == set(legal)
 True
 """
 
