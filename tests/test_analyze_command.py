@@ -104,8 +104,11 @@ def test_every_finished_hand_of_a_match_or_the_one_asked_for(match: Path) -> Non
     assert second["hands"] == [every["hands"][1]]
 
 
-def test_the_bots_column_and_its_estimated_calls(thrown: Path) -> None:
-    result = baloot("analyze", str(thrown), "--bot", FAST, "--json", "--seed", "3")
+def test_the_bots_column_and_its_estimated_calls(tmp_path: Path) -> None:
+    bidding = tmp_path / "bidding.baloot"  # the calls and the first lead: quick to judge
+    bidding.write_text(record_text(THROWN_ACTIONS[:11], deck=THROWN_DECK), encoding="utf-8")
+    options = ["--hand", "1", "--bot", FAST, "--seed", "3"]
+    result = baloot("analyze", str(bidding), *options, "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["bot"] == FAST and data["seed"] == 3
@@ -113,8 +116,20 @@ def test_the_bots_column_and_its_estimated_calls(thrown: Path) -> None:
     calls = [d for d in decisions if not d["exact"]]
     assert calls and all(d["phase"] != "playing" for d in calls)
     assert all(d["expert"] is not None for d in decisions)
-    text = baloot("analyze", str(thrown), "--bot", FAST, "--seed", "3").stdout
+    text = baloot("analyze", str(bidding), *options).stdout
     assert f"{FAST} would" in text and "≈" in text
+    rows = [line for line in text.splitlines() if re.match(r"\s*\d+ ", line)]
+    assert len(rows) == len(decisions)
+
+
+def test_a_players_name_is_shown_as_written_never_as_markup(tmp_path: Path) -> None:
+    path = tmp_path / "named.baloot"
+    extra = 'players = { N = "[link=http://x]Noura[/link]\\u001b[31m", S = "Saad" }\n'
+    path.write_text(record_text(THROWN_ACTIONS, deck=THROWN_DECK, extra=extra), encoding="utf-8")
+    result = baloot("analyze", str(path), "--bot", "none")
+    assert result.returncode == 0, result.stderr
+    assert "N · [link=http://x]Noura[/link]\\x1b[31m" in result.stdout
+    assert "S · Saad" in result.stdout and "\x1b" not in result.stdout
 
 
 def test_the_report_in_arabic(thrown: Path) -> None:
@@ -219,7 +234,7 @@ def test_a_signal_ends_the_analysis_at_once_without_a_traceback(
         stderr=subprocess.PIPE,
         env=ENV,
     )
-    time.sleep(3)  # started, and judging with the default bot (seconds a decision)
+    time.sleep(2)  # started, and judging with the default bot (about a second a decision)
     assert process.poll() is None, "the analysis ended before the signal"
     start = time.monotonic()
     process.send_signal(sig)
@@ -235,7 +250,7 @@ def test_on_a_terminal_the_progress_goes_to_stderr_and_the_json_stays_clean(
 ) -> None:
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "baloot", "analyze", str(thrown), "--bot", FAST, "--json"],
+        [sys.executable, "-m", "baloot", "analyze", str(thrown), "--bot", "none", "--json"],
         stdout=subprocess.PIPE,
         stderr=follower,
         env={**ENV, "TERM": "xterm"},

@@ -323,7 +323,8 @@ def summary_table(
             table.add_column(mark.symbol, justify="right")
     for seat, (plays, calls) in tally(decisions).items():
         name = printable(str(analysis.players.get(seat.name, "")))
-        row = [f"{s.seat(seat)} · {name}" if name and name != seat.name else s.seat(seat)]
+        label = f"{s.seat(seat)} · {name}" if name and name != seat.name else s.seat(seat)
+        row: list[RenderableType] = [Text(label)]  # a record's name: no markup
         for counted, estimated in ((plays, False), (calls, True))[: len(groups)]:
             row.extend(_tally_cells(counted, estimated))
         table.add_row(*row)
