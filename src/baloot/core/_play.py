@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Protocol
 
 from baloot.core import _lookup as T
 from baloot.core._declarations import Declarations
@@ -79,6 +79,101 @@ def play_mask(
     return trumps
 
 
+def ekka_mask(held: int, gone: int, trump: int) -> int:
+    """The cards of ``held`` that are a valid Ekka lead (R9.5) once ``gone`` have fallen:
+    per side suit of a Hokum in ``trump`` (-1 in Sun: none), the best card still out, if held
+    and not an Ace.
+
+    >>> from baloot.core.cards import CardSet
+    >>> gone = CardSet.parse("Ac Tc").mask
+    >>> str(CardSet(ekka_mask(CardSet.parse("Kc Qc Jh").mask, gone, trump=1)))
+    'Kc'
+    """
+    if trump < 0:
+        return 0
+    out = ~gone
+    found = 0
+    for suit in range(4):
+        if suit != trump:
+            best = T.BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
+            if best > 0 and held >> (best + (suit << 3)) & 1:
+                found |= 1 << (best + (suit << 3))
+    return found
+
+
+class TrickState(Protocol):
+    """The fields a card played changes: the hand and :class:`~baloot.core.position.Position`
+    keep them under these names (``_trump`` is -1 in Sun)."""
+
+    _hands: tuple[int, int, int, int]
+    _trick: tuple[int, ...]
+    _leader: int
+    _to_act: int
+    _win_seat: int
+    _win_card: int
+    _ekka: bool
+    _gone: int
+    _won: tuple[int, int]
+    _tricks: tuple[int, int]
+    _trick_no: int
+    _last_team: int
+    _trump: int
+
+
+def put_card(state: TrickState, s: int, c: int, ekka: bool) -> bool:
+    """Put card ``c`` of seat ``s`` on the trick of ``state`` (an Ekka lead if ``ekka``);
+    after the fourth card give the trick to its winner, who leads next (R9.2). True when that
+    was the eighth trick (the team of the last trick is then set).
+
+    The one mechanism of trick taking, for the hand and for a search position."""
+    h = state._hands
+    bit = 1 << c
+    if s == 0:
+        state._hands = (h[0] ^ bit, h[1], h[2], h[3])
+    elif s == 1:
+        state._hands = (h[0], h[1] ^ bit, h[2], h[3])
+    elif s == 2:
+        state._hands = (h[0], h[1], h[2] ^ bit, h[3])
+    else:
+        state._hands = (h[0], h[1], h[2], h[3] ^ bit)
+    trick = state._trick
+    if not trick:
+        state._ekka = ekka
+        state._win_seat = s
+        state._win_card = c
+    else:
+        w = state._win_card
+        if c >> 3 == w >> 3:
+            table = _TRUMP_STRENGTH if w >> 3 == state._trump else _PLAIN_STRENGTH
+            if table[c] > table[w]:
+                state._win_seat = s
+                state._win_card = c
+        elif c >> 3 == state._trump:
+            state._win_seat = s
+            state._win_card = c
+    trick = state._trick = (*trick, c)
+    if len(trick) < 4:
+        state._to_act = (s + 1) & 3
+        return False
+    winner = state._win_seat
+    bits = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+    state._gone |= bits
+    won, tricks = state._won, state._tricks
+    if winner & 1:
+        state._won = (won[0], won[1] | bits)
+        state._tricks = (tricks[0], tricks[1] + 1)
+    else:
+        state._won = (won[0] | bits, won[1])
+        state._tricks = (tricks[0] + 1, tricks[1])
+    state._trick = ()
+    state._trick_no += 1
+    state._leader = state._to_act = winner
+    if state._trick_no < 8:
+        return False
+    state._last_team = winner & 1
+    return True
+
+
 class Play(Declarations):
     """The play of the eight tricks."""
 
@@ -110,16 +205,8 @@ class Play(Declarations):
         )
 
     def _ekka_mask(self, held: int) -> int:
-        """The cards of ``held`` that are a valid Ekka lead (R9.5): per side suit, the best
-        card still out, if it is held and is not an Ace."""
-        out = ~self._gone
-        found = 0
-        for suit in range(4):
-            if suit != self._trump:
-                best = T.BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
-                if best > 0 and held >> (best + (suit << 3)) & 1:
-                    found |= 1 << (best + (suit << 3))
-        return found
+        """The cards of ``held`` that are a valid Ekka lead now (R9.5)."""
+        return ekka_mask(held, self._gone, self._trump)
 
     def _legal_plays(self, s: int) -> tuple[Action, ...]:
         mask = self._legal_mask = self._play_mask(s)
@@ -215,49 +302,5 @@ class Play(Declarations):
 
     def _play(self, s: int, c: int, ekka: bool) -> None:
         """Put card ``c`` of seat ``s`` on the trick; close the trick after four cards."""
-        h = self._hands
-        bit = 1 << c
-        if s == 0:
-            self._hands = (h[0] ^ bit, h[1], h[2], h[3])
-        elif s == 1:
-            self._hands = (h[0], h[1] ^ bit, h[2], h[3])
-        elif s == 2:
-            self._hands = (h[0], h[1], h[2] ^ bit, h[3])
-        else:
-            self._hands = (h[0], h[1], h[2], h[3] ^ bit)
-        trick = self._trick
-        if not trick:
-            self._ekka = ekka
-            self._win_seat = s
-            self._win_card = c
-        else:
-            w = self._win_card
-            if c >> 3 == w >> 3:
-                table = _TRUMP_STRENGTH if w >> 3 == self._trump else _PLAIN_STRENGTH
-                if table[c] > table[w]:
-                    self._win_seat = s
-                    self._win_card = c
-            elif c >> 3 == self._trump:
-                self._win_seat = s
-                self._win_card = c
-        trick = self._trick = (*trick, c)
-        if len(trick) < 4:
-            self._to_act = (s + 1) & 3
-            return
-        winner = self._win_seat
-        bits = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-        self._gone |= bits
-        won, tricks = self._won, self._tricks
-        if winner & 1:
-            self._won = (won[0], won[1] | bits)
-            self._tricks = (tricks[0], tricks[1] + 1)
-        else:
-            self._won = (won[0] | bits, won[1])
-            self._tricks = (tricks[0] + 1, tricks[1])
-        team = winner & 1
-        self._trick = ()
-        self._trick_no += 1
-        self._leader = self._to_act = winner
-        if self._trick_no == 8:
-            self._last_team = team
+        if put_card(self, s, c, ekka):
             self._annul()

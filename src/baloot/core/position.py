@@ -26,37 +26,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from baloot.core import _lookup as T
-from baloot.core._play import play_mask
+from baloot.core._play import ekka_mask, play_mask, put_card
 from baloot.core._state import HOKUM, PLAYING
 from baloot.core.cards import CARDS, card_points
 from baloot.core.hand import Hand
 
 _LAST_TRICK_BONUS: Final = 10
-_TRUMP_STRENGTH: Final = T.TRUMP_RANK_STRENGTH
-_PLAIN_STRENGTH: Final = T.PLAIN_RANK_STRENGTH
-_BEST_PLAIN: Final = T.BEST_PLAIN
-
-
-def ekka_mask(held: int, gone: int, trump: int) -> int:
-    """The cards of ``held`` that are a valid Ekka lead (R9.5) once ``gone`` have fallen:
-    per side suit of a Hokum in ``trump``, the best card still out, if held and not an Ace.
-
-    >>> from baloot.core.cards import CardSet
-    >>> gone = CardSet.parse("Ac Tc").mask
-    >>> str(CardSet(ekka_mask(CardSet.parse("Kc Qc Jh").mask, gone, trump=1)))
-    'Kc'
-    """
-    if trump < 0:
-        return 0
-    out = ~gone
-    found = 0
-    for suit in range(4):
-        if suit != trump:
-            best = _BEST_PLAIN[(out >> (suit << 3)) & 0xFF]
-            if best > 0 and held >> (best + (suit << 3)) & 1:
-                found |= 1 << (best + (suit << 3))
-    return found
 
 
 #: What a play changes, saved for its undo: hands, trick, leader, seat to act, winning seat
@@ -249,51 +224,7 @@ class Position:
             )
         )  # fmt: skip
         self._legal = -1
-        s = self._to_act
-        h = self._hands
-        bit = 1 << card
-        if s == 0:
-            self._hands = (h[0] ^ bit, h[1], h[2], h[3])
-        elif s == 1:
-            self._hands = (h[0], h[1] ^ bit, h[2], h[3])
-        elif s == 2:
-            self._hands = (h[0], h[1], h[2] ^ bit, h[3])
-        else:
-            self._hands = (h[0], h[1], h[2], h[3] ^ bit)
-        trick = self._trick
-        if not trick:
-            self._ekka = ekka
-            self._win_seat = s
-            self._win_card = card
-        else:
-            w = self._win_card
-            if card >> 3 == w >> 3:
-                table = _TRUMP_STRENGTH if w >> 3 == self._trump else _PLAIN_STRENGTH
-                if table[card] > table[w]:
-                    self._win_seat = s
-                    self._win_card = card
-            elif card >> 3 == self._trump:
-                self._win_seat = s
-                self._win_card = card
-        trick = self._trick = (*trick, card)
-        if len(trick) < 4:
-            self._to_act = (s + 1) & 3
-            return
-        winner = self._win_seat
-        bits = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-        self._gone |= bits
-        won, tricks = self._won, self._tricks
-        if winner & 1:
-            self._won = (won[0], won[1] | bits)
-            self._tricks = (tricks[0], tricks[1] + 1)
-        else:
-            self._won = (won[0] | bits, won[1])
-            self._tricks = (tricks[0] + 1, tricks[1])
-        self._trick = ()
-        self._trick_no += 1
-        self._leader = self._to_act = winner
-        if self._trick_no == 8:
-            self._last_team = winner & 1
+        if put_card(self, self._to_act, card, ekka):
             self._to_act = -1
 
     def undo(self) -> None:

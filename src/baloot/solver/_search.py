@@ -24,7 +24,7 @@ from functools import cache
 from typing import Final
 
 from baloot.core._lookup import BEST_PLAIN
-from baloot.core._play import play_mask
+from baloot.core._play import ekka_mask, play_mask
 from baloot.core.cards import (
     PLAIN_ABOVE,
     PLAIN_POINTS,
@@ -33,7 +33,6 @@ from baloot.core.cards import (
     TRUMP_POINTS,
     TRUMP_STRENGTH,
 )
-from baloot.core.position import ekka_mask
 from baloot.solver._problem import Problem
 
 _INF: Final = 30000
