@@ -139,12 +139,11 @@ class IsmctsBot:
             card = next(a.card for a in legal if a.card is not None)
             return card.index
         root = _Node()
-        trick0 = tuple(c.index for _, c in view.current_trick)
         trump = -1 if view.trump is None else int(view.trump)
         clock = current_clock()
         for iteration in range(search.iterations):
             position = positions[iteration % len(positions)].copy()
-            _iterate(root, position, trick0, trump, search, rng)
+            _iterate(root, position, trump, search, rng)
             if iteration & 63 == 63 and clock.expired():
                 break
         return max(root.children.items(), key=lambda item: (item[1].visits, -item[0]))[0]
@@ -153,13 +152,11 @@ class IsmctsBot:
 def _iterate(
     root: _Node,
     position: Position,
-    trick0: tuple[int, ...],
     trump: int,
     search: Search,
     rng: random.Random,
 ) -> None:
     """One iteration: select and expand in this determinization, play out, back up."""
-    trick = list(trick0)
     node = root
     path: list[tuple[_Node, int]] = []
     explore = search.explore
@@ -171,7 +168,7 @@ def _iterate(
             card = untried[rng.randrange(len(untried))]
             child = node.children[card] = _Node()
             path.append((child, team))
-            _play(position, trick, card)
+            position.play(card)
             break
         best_card, best_score = -1, -1.0
         for card in _bits(mask):
@@ -183,8 +180,8 @@ def _iterate(
                 best_card, best_score = card, score
         node = node.children[best_card]
         path.append((node, team))
-        _play(position, trick, best_card)
-    _playout(position, trick, trump, search.greedy, rng)
+        position.play(best_card)
+    _playout(position, trump, search.greedy, rng)
     points = position.card_points()
     total = max(1, points[0] + points[1])
     for visited, team in path:
@@ -192,53 +189,35 @@ def _iterate(
         visited.reward += 0.5 + (points[team] - points[team ^ 1]) / (2 * total)
 
 
-def _play(position: Position, trick: list[int], card: int) -> None:
-    position.play(card)
-    trick.append(card)
-    if len(trick) == 4:
-        trick.clear()
-
-
-def _playout(
-    position: Position, trick: list[int], trump: int, greedy: float, rng: random.Random
-) -> None:
+def _playout(position: Position, trump: int, greedy: float, rng: random.Random) -> None:
     """Play to the end: mostly the greedy card (:func:`_greedy`), sometimes any legal card."""
     while not position.is_over:
         cards = _bits(position.legal())
         if len(cards) == 1:
             card = cards[0]
         elif rng.random() < greedy:
-            card = _greedy(cards, trick, trump)
+            card = _greedy(cards, position, trump)
         else:
             card = cards[rng.randrange(len(cards))]
-        _play(position, trick, card)
+        position.play(card)
 
 
-def _greedy(cards: list[int], trick: list[int], trump: int) -> int:
+def _greedy(cards: list[int], position: Position, trump: int) -> int:
     """A quick card: lead the strongest card; following, win with the cheapest card that
     takes the lead (any when last), else throw the card worth least; give the partner
     points when it wins and this seat plays last."""
+    trick = position.trick
     if not trick:
         return max(cards, key=lambda c: _rank(c, trump))
-    place = len(trick)
-    winner, win_card = _winner(trick, trump)
-    partner_wins = (place - winner) % 2 == 0
-    if partner_wins and place == 3:
+    win_seat, win_card = position.winning
+    partner_wins = not (win_seat ^ position.to_act) & 1
+    if partner_wins and len(trick) == 3:
         return max(cards, key=lambda c: (_points(c, trump) if c >> 3 != trump else -1, -c))
     if not partner_wins:
         beating = [c for c in cards if _beats(c, win_card, trump)]
         if beating:
             return min(beating, key=lambda c: (_rank(c, trump), c))
     return min(cards, key=lambda c: (_points(c, trump), _rank(c, trump), c))
-
-
-def _winner(trick: list[int], trump: int) -> tuple[int, int]:
-    """The place in the trick (0-based) and the card that wins it so far."""
-    best, best_card = 0, trick[0]
-    for place in range(1, len(trick)):
-        if _beats(trick[place], best_card, trump):
-            best, best_card = place, trick[place]
-    return best, best_card
 
 
 def _beats(card: int, win_card: int, trump: int) -> bool:

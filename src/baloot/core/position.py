@@ -159,6 +159,17 @@ class Position:
         return self._trick
 
     @property
+    def winning(self) -> tuple[int, int]:
+        """The seat and the card winning the trick in progress (meaningless before its lead).
+
+        >>> position = Position.of(_dealt_sun())
+        >>> position.play(0)
+        >>> position.winning
+        (0, 0)
+        """
+        return self._win_seat, self._win_card
+
+    @property
     def trick_number(self) -> int:
         """Completed tricks (0–8)."""
         return self._trick_no
