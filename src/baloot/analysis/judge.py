@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol, TypeVar, runtime_checkable
 
 from baloot.bots.base import check_bot_name, close_bot, make_bot
+from baloot.bots.expert import best_play
 from baloot.bots.names import BotSpec
 from baloot.core.actions import Action, Verb
 from baloot.core.errors import BalootError
@@ -26,9 +27,6 @@ from baloot.view.seat_view import SeatView
 
 #: The bot whose estimates an analysis shows, unless told otherwise.
 DEFAULT_BOT: Final = "expert"
-#: Estimates closer than this are equal.
-TIE: Final = 1e-9
-
 T = TypeVar("T")
 
 
@@ -105,11 +103,10 @@ class SolverAndBot:
     def estimate(self, hand: Hand, key: str) -> Estimate | None:
         """The bot's ``evaluate`` on the view of the seat to act, and its choice there.
 
-        For a card, the choice is the card of the highest estimate (the first in the
-        engine's order on a tie, with Ekka when that is as good), which is how the bot
-        chooses a card, so its search is not run twice. A call and a declaration are asked
-        of the bot's ``choose`` (a bid weighs the match, not only the hand's points; a
-        declaration is a rule of thumb), with a generator seeded alike.
+        For a card, the choice is the expert's rule on those estimates
+        (:func:`~baloot.bots.expert.best_play`), so its search is not run twice. A call and a
+        declaration are asked of the bot's ``choose`` (a bid weighs the match, not only the
+        hand's points; a declaration is a rule of thumb), with a generator seeded alike.
         """
         if self._bot is None:
             return None
@@ -119,7 +116,7 @@ class SolverAndBot:
         estimates = self._ask(key, lambda bot: bot.evaluate(view, legal))
         declares = any(action.verb is Verb.DECLARE for action in legal)
         if hand.phase is Phase.PLAYING and not declares:
-            choice = best_card(estimates, legal)
+            choice = best_play(estimates, legal)
         else:
             choice = self._ask(key, lambda bot: bot.choose(view, legal))
         return Estimate(estimates, choice)
@@ -145,19 +142,3 @@ class SolverAndBot:
                 f"(the analysis needs one with evaluate, such as {DEFAULT_BOT})"
             )
         return bot
-
-
-def best_card(estimates: Mapping[Action, float], legal: Sequence[Action]) -> Action:
-    """The play of the highest estimate: the first in the engine's order on a tie, with
-    the Ekka word when it is offered for that card and as good.
-
-    >>> plain, ekka = Action.parse("S play As"), Action.parse("S play As ekka")
-    >>> best_card({plain: 3.0, ekka: 3.0, Action.parse("S play 7s"): 1.0}, [plain, ekka])
-    Action('S play As ekka')
-    """
-    top = max(estimates[action] for action in legal)
-    chosen = next(action for action in legal if estimates[action] >= top - TIE)
-    for action in legal:
-        if action.ekka and action.card == chosen.card and estimates[action] >= top - TIE:
-            return action
-    return chosen

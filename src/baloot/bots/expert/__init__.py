@@ -7,7 +7,7 @@ totals), ``bidding`` (calls by simulation), ``play`` (cards by sampled solving),
 (:class:`ExpertBot`).
 """
 
-from baloot.bots.expert.bot import ExpertBot
+from baloot.bots.expert.bot import ExpertBot, best_play
 from baloot.bots.expert.budget import PRESETS, Budget
 
-__all__ = ["PRESETS", "Budget", "ExpertBot"]
+__all__ = ["PRESETS", "Budget", "ExpertBot", "best_play"]

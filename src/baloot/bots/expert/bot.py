@@ -66,7 +66,7 @@ class ExpertBot:
             if declare is not None:
                 return declare, {}
             values = play_values(view, legal, self.rng, self.budget)
-            return _best_play(values, legal), values
+            return best_play(values, legal), values
         action, calls = decide_call(view, legal, self.rng, self.budget)
         return action, {call: value.points for call, value in calls.items()}
 
@@ -80,9 +80,15 @@ class ExpertBot:
         return {action: values[action].points for action in legal}
 
 
-def _best_play(values: dict[Action, float], legal: Sequence[Action]) -> Action:
-    """The play of most value: the first in the engine's order on a tie, the Ekka word when
-    it is offered for that card."""
+def best_play(values: Mapping[Action, float], legal: Sequence[Action]) -> Action:
+    """The play of most value: the first in the engine's order on a tie, with the Ekka word
+    when it is offered for that card and as good; how the expert chooses a card from
+    :meth:`ExpertBot.evaluate`.
+
+    >>> plain, ekka = Action.parse("S play As"), Action.parse("S play As ekka")
+    >>> best_play({plain: 3.0, ekka: 3.0, Action.parse("S play 7s"): 1.0}, [plain, ekka])
+    Action('S play As ekka')
+    """
     plays = [a for a in legal if a.verb is Verb.PLAY]
     best = max(values[a] for a in plays)
     chosen = next(a for a in plays if values[a] >= best - TIE)
