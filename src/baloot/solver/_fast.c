@@ -736,6 +736,39 @@ static int parse_hands(PyObject *obj, uint32_t out[4]) {
     return 0;
 }
 
+/* The card points and strengths of a contract in ``trump`` (-1: Sun). */
+static void init_cards(Ctx *c, int trump) {
+    for (int card = 0; card < 32; card++) {
+        int is_trump = (card >> 3) == trump;
+        c->cp[card] = (is_trump ? TRUMP_POINTS : PLAIN_POINTS)[card & 7];
+        c->str[card] = (is_trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[card & 7];
+    }
+}
+
+/* Replay the trick in progress (a tuple of 0 to 3 card indices, led by ``leader``, with Ekka
+ * if ``ekka``) on the hands as they were before it: its length, or -1 with a ValueError. */
+static int replay_trick(const Ctx *c, St *s, PyObject *trick_obj, int leader, int ekka) {
+    Py_ssize_t tlen = PyTuple_Size(trick_obj);
+    if (tlen < 0 || tlen > 3) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress holds 0 to 3 cards");
+        return -1;
+    }
+    int cards[3];
+    for (Py_ssize_t i = 0; i < tlen; i++) {
+        cards[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(trick_obj, i));
+        if (cards[i] < 0 || cards[i] > 31) {
+            PyErr_SetString(PyExc_ValueError, "a card is an index 0..31");
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < tlen; i++) {
+        int seat = (leader + (int)i) & 3;
+        s->hand[seat] |= 1u << cards[i];
+        put(c, s, seat, cards[i], i == 0 ? ekka : 0);
+    }
+    return (int)tlen;
+}
+
 /* solve(hands, trick, leader, ekka, gone, trick_no, p, flags, trump, locked, plmt, mu, total,
  *       score, table, outcome, declared, options, order, pending, want_values, use_tt, merge)
  * -> the value, or with want_values a list of (card, ekka, value) for every legal play. */
@@ -770,17 +803,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         goto done;
     }
     c.util = (const int32_t *)table.buf;
-    for (int card = 0; card < 32; card++) {
-        int is_trump = (card >> 3) == trump;
-        c.cp[card] = (is_trump ? TRUMP_POINTS : PLAIN_POINTS)[card & 7];
-        c.str[card] = (is_trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[card & 7];
-    }
+    init_cards(&c, trump);
     {
-        Py_ssize_t tlen = PyTuple_Size(trick_obj);
-        if (tlen < 0 || tlen > 3) {
-            PyErr_SetString(PyExc_ValueError, "a trick in progress holds 0 to 3 cards");
-            goto done;
-        }
         s.leader = (int8_t)leader;
         s.gone = gone;
         s.trick_no = (int8_t)trick_no;
@@ -790,20 +814,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         s.pending = (uint8_t)pending;
         for (int card = 0; card < 32; card++)
             if (gone >> card & 1) s.gone_pts += c.cp[card];
-        /* Replay the trick in progress on the hands as they were before it. */
-        int cards[3];
-        for (Py_ssize_t i = 0; i < tlen; i++) {
-            cards[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(trick_obj, i));
-            if (cards[i] < 0 || cards[i] > 31) {
-                PyErr_SetString(PyExc_ValueError, "a card is an index 0..31");
-                goto done;
-            }
-        }
-        for (Py_ssize_t i = 0; i < tlen; i++) {
-            int seat = (leader + (int)i) & 3;
-            s.hand[seat] |= 1u << cards[i];
-            put(&c, &s, seat, cards[i], i == 0 ? ekka : 0);
-        }
+        if (replay_trick(&c, &s, trick_obj, leader, ekka) < 0) goto done;
         for (int seat = 0; seat < 4; seat++) {
             PyObject *d = PyTuple_GetItem(declared_obj, seat);
             PyObject *o = PyTuple_GetItem(options_obj, seat);
@@ -914,24 +925,11 @@ static PyObject *py_play_mask(PyObject *self, PyObject *args) {
     c.locked = locked;
     c.plmt = plmt;
     c.mu = mu;
-    for (int card = 0; card < 32; card++) {
-        int is_trump = (card >> 3) == trump;
-        c.cp[card] = (is_trump ? TRUMP_POINTS : PLAIN_POINTS)[card & 7];
-        c.str[card] = (is_trump ? TRUMP_STRENGTH : PLAIN_STRENGTH)[card & 7];
-    }
-    Py_ssize_t tlen = PyTuple_Size(trick_obj);
-    if (tlen < 0 || tlen > 3) {
-        PyErr_SetString(PyExc_ValueError, "a trick in progress holds 0 to 3 cards");
-        return NULL;
-    }
+    init_cards(&c, trump);
     s.leader = (int8_t)leader;
-    for (Py_ssize_t i = 0; i < tlen; i++) {
-        int card = (int)PyLong_AsLong(PyTuple_GET_ITEM(trick_obj, i));
-        int seat = (leader + (int)i) & 3;
-        s.hand[seat] |= 1u << card;
-        put(&c, &s, seat, card, i == 0 ? ekka : 0);
-    }
-    return PyLong_FromUnsignedLong(play_mask(&c, &s, (leader + (int)tlen) & 3));
+    int tlen = replay_trick(&c, &s, trick_obj, leader, ekka);
+    if (tlen < 0) return NULL;
+    return PyLong_FromUnsignedLong(play_mask(&c, &s, (leader + tlen) & 3));
 }
 
 static PyObject *py_last_nodes(PyObject *self, PyObject *args) {
