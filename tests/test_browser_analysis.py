@@ -124,6 +124,11 @@ def test_the_analysis_fits_a_phone(pages: Pages, artifacts: Path) -> None:  # no
     page = pages.open("/t/thrown/hands/1/analysis", viewport=PHONE)
     page.locator("#decisions tbody tr").first.wait_for()
     fits_the_phone(page)
+    hidden = page.evaluate(
+        "() => [...document.querySelectorAll('.scroll')]"
+        ".filter(box => box.scrollWidth > box.clientWidth).length"
+    )
+    assert hidden == 0, "a table of the analysis needs sideways scrolling on a phone"
     shot(page, artifacts, "analysis-phone")
 
 

@@ -87,6 +87,11 @@ function decisionRow(decision, view, withBot) {
   return el("tr", { "data-position": decision.position, "data-mark": decision.mark || "", class: decision.exact ? "" : "estimated" }, cells);
 }
 
+// A table's header row; the columns for which `numeric` holds are aligned like their numbers.
+function headRow(head, numeric) {
+  return el("thead", {}, el("tr", {}, head.map((h, i) => el("th", numeric(i) ? { class: "num" } : {}, h))));
+}
+
 function renderDecisions(hand, analysis) {
   const withBot = analysis.bot !== null;
   const head = [t("analysis_col_position"), t("analysis_col_seat"), t("analysis_col_played"),
@@ -95,7 +100,7 @@ function renderDecisions(hand, analysis) {
   const view = { exposed: hand.exposed, question: null };
   const rows = hand.decisions.map((d) => decisionRow(d, view, withBot));
   $("decisions").replaceChildren(
-    el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
+    headRow(head, (i) => i === 0 || i === 4),
     el("tbody", {}, rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "sub" }, t("analysis_no_decisions")))]));
   $("analysis-forced").textContent = hand.forced ? t("analysis_forced", { n: hand.forced }) : "";
 }
@@ -117,7 +122,7 @@ function renderSummary(hand, analysis) {
     }
     return el("tr", { "data-seat": seat }, cells);
   });
-  $("summary").replaceChildren(el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows));
+  $("summary").replaceChildren(headRow(head, (i) => i > 0), el("tbody", {}, rows));
 }
 
 function renderNotes(hand, analysis) {
