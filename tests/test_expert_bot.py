@@ -7,7 +7,10 @@ docs/expert.md has the figures of the real budgets.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+import statistics
 
 import pytest
 from helpers import act, bid, build_deck, end_doubling, hokum_hand, new_hand, play_tricks
@@ -18,7 +21,13 @@ from baloot.bots.arena import ArenaConfig, run_arena
 from baloot.bots.base import make_bot, registered
 from baloot.bots.expert import Budget, ExpertBot
 from baloot.bots.expert.bidding import CallValue, best_call
-from baloot.bots.expert.calls import call_likelihood, call_weight, likelihood
+from baloot.bots.expert.calls import (
+    call_likelihood,
+    call_weight,
+    calls_of,
+    calls_weight,
+    likelihood,
+)
 from baloot.bots.expert.equity import equity
 from baloot.bots.expert.follows import play_weight
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
@@ -112,7 +121,8 @@ def test_sampled_worlds_honour_a_void_shown_by_not_following() -> None:
     play_tricks(hand, ["N: Ah Td 8h Th"])  # W shows no hearts and, N winning, no trumps due
     view = SeatView.of(hand, Seat.S)
     sampler = WorldSampler(view)
-    worlds = weighted_worlds(sampler.world, view_worlds_weigh(view), random.Random(3), 12, 24)
+    rng = random.Random(3)
+    worlds = weighted_worlds(sampler.worlds(rng, 24), view_worlds_weigh(view, rng), rng, 12)
     assert worlds
     for world, count in worlds:
         assert count >= 1
@@ -161,16 +171,12 @@ def test_giving_points_away_when_a_cheaper_card_was_legal_is_unlikely() -> None:
 
 
 def test_resampling_keeps_the_likely_worlds() -> None:
-    rng = random.Random(1)
-    draws = iter(range(1000))
-
-    def draw(_: random.Random) -> Hand:
-        return Hand.new(rng=random.Random(next(draws)))
-
+    drawn = [(Hand.new(rng=random.Random(seed)), 1 + seed % 3) for seed in range(40)]
+    hearts = sum(n for world, n in drawn if world.exposed.suit is Suit.HEARTS)
     kept = weighted_worlds(
-        draw, lambda h: 1.0 if h.exposed.suit is Suit.HEARTS else 0.0, rng, 8, 40
+        drawn, lambda h: 1.0 if h.exposed.suit is Suit.HEARTS else 0.0, random.Random(1), 8
     )
-    assert sum(count for _, count in kept) >= 8
+    assert sum(count for _, count in kept) == 8 and hearts < sum(n for _, n in drawn)
     assert all(world.exposed.suit is Suit.HEARTS for world, _ in kept)
 
 
@@ -259,3 +265,27 @@ def test_the_hint_is_the_experts_action_worded_in_both_languages() -> None:
         assert seat is not None
         hand.apply(hand.announced(bots[seat].choose(view, legal)))
     assert worded >= 4
+
+
+def test_past_the_bidding_a_bids_weight_averages_over_which_five_came_first() -> None:
+    """A world built from a view puts some five of a seat's cards first; the weight of its
+    bids must be the mean over every five it may have been dealt first, not that one five."""
+    hand = Hand.new(rng=random.Random(0), dealer=Seat.W)
+    bots = {seat: make_bot("heuristic", random.Random(int(seat))) for seat in Seat}
+    while hand.phase is not Phase.PLAYING:
+        hand.apply(bots[hand.to_act].choose(SeatView.of(hand, hand.to_act), hand.legal_actions()))
+    calls = calls_of(hand, Seat.S)
+    seat = next(c.action.seat for c in calls if c.action.seat != hand.taker)
+    bids = [c for c in calls if c.action.seat == seat and c.phase is not Phase.DOUBLING]
+    cards = list(hand.full_hand(seat))
+    fives = list(itertools.combinations(cards, 5))
+    exact = statistics.fmean(
+        math.prod(c.likelihood(list(five), hand.exposed) for c in bids) for five in fives
+    )
+    rng = random.Random(2)
+    estimate = statistics.fmean(calls_weight(hand, bids, rng) for _ in range(4000))
+    spread = statistics.pstdev(
+        math.prod(c.likelihood(list(five), hand.exposed) for c in bids) for five in fives
+    )
+    assert spread > 0.2  # the five that came first matters much for this seat
+    assert abs(estimate - exact) < 4 * spread / math.sqrt(4000)

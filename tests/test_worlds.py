@@ -276,6 +276,24 @@ def test_the_same_seed_deals_the_same_guesses() -> None:
     assert len({tuple(sorted((s, g.mask) for s, g in x.items())) for x in first}) > 1
 
 
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_many_worlds_at_once_are_the_worlds_drawn_one_by_one_each_built_once(seed: int) -> None:
+    hand, rng = random_hand(seed)
+    view = SeatView.of(hand, hand.to_act if hand.to_act is not None else Seat.S)
+    state = rng.getstate()
+    try:
+        alone = [WorldSampler(view).world(rng) for _ in range(30)]
+    except InconsistentWorldError:
+        return
+    rng.setstate(state)
+    together = WorldSampler(view).worlds(rng, 30)
+    assert sum(n for _, n in together) == 30
+    deals = Counter(other.deck for other in alone)
+    assert [(other.deck, n) for other, n in together] == list(deals.items())
+    for other, _ in together:
+        check_world(view, other)
+
+
 def test_the_guesses_are_uniform_over_the_consistent_deals() -> None:
     """Late in a hand, count every deal of the unseen cards that ``world`` accepts and draw
     many guesses: each consistent deal comes up about equally often, no other ever."""

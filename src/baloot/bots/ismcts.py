@@ -131,9 +131,8 @@ class IsmctsBot:
         """The index of the card the search tries most at the root."""
         search = self.search
         rng = self.rng
-        kept = weighted_worlds(
-            WorldSampler(view).world, view_worlds_weigh(view), rng, search.worlds, search.worlds
-        )
+        drawn = WorldSampler(view).worlds(rng, search.worlds)
+        kept = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, search.worlds)
         positions = [Position.of(world) for world, count in kept for _ in range(count)]
         if not positions:
             card = next(a.card for a in legal if a.card is not None)

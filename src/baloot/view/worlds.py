@@ -122,11 +122,45 @@ class WorldSampler:
         placed (the stock too, before the contract), the view's actions applied."""
         return self.world(rng)
 
+    def worlds(self, rng: random.Random, draws: int) -> list[tuple[Hand, int]]:
+        """``draws`` random guesses, each distinct world once (in the order first drawn) with
+        how many of the draws gave it (fewer draws if one finds no world in its tries). Late
+        in a hand few deals remain and most draws repeat one: each world is built once.
+
+        >>> hand = Hand.new(rng=random.Random(2))
+        >>> while hand.trick_number < 7:
+        ...     _ = hand.apply(hand.legal_actions()[0])
+        >>> drawn = WorldSampler(SeatView.of(hand, hand.to_act)).worlds(random.Random(1), 100)
+        >>> len(drawn) < 100 == sum(count for _, count in drawn)
+        True
+        """
+        built: dict[tuple[int, ...], Hand | None] = {}
+        first: list[Hand] = []
+        counts: dict[int, int] = {}  # by id(): every world stays alive in ``built``
+        for _ in range(draws):
+            try:
+                _, hand = self._draw(rng, build=True, built=built)
+            except InconsistentWorldError:
+                break
+            assert hand is not None
+            if id(hand) not in counts:
+                first.append(hand)
+                counts[id(hand)] = 0
+            counts[id(hand)] += 1
+        return [(hand, counts[id(hand)]) for hand in first]
+
     def world_of(self, hidden: Mapping[Seat, CardSet]) -> Hand:
         """:func:`world` of the view and ``hidden``, faster for each guess after the first."""
         return self._worlds.build(hidden)
 
-    def _draw(self, rng: random.Random, build: bool) -> tuple[list[int], Hand | None]:
+    def _draw(
+        self,
+        rng: random.Random,
+        build: bool,
+        built: dict[tuple[int, ...], Hand | None] | None = None,
+    ) -> tuple[list[int], Hand | None]:
+        """A guess and, if ``build``, its world; ``built`` keeps the worlds (None: no world)
+        of the guesses seen, so that a guess drawn again is not built again."""
         worlds = self._worlds
         plants = self._plants
         for _ in range(self._tries):
@@ -139,10 +173,20 @@ class WorldSampler:
                 hidden, stock = drawn
             if not build:
                 return hidden, None
+            key = (*hidden, *(stock or ()))
+            if built is not None and key in built:
+                hand = built[key]
+                if hand is None:
+                    continue
+                return hidden, hand
             try:
-                return hidden, worlds.assemble(hidden, stock)
+                hand = worlds.assemble(hidden, stock)
             except InconsistentWorldError:
-                continue
+                hand = None
+            if built is not None:
+                built[key] = hand
+            if hand is not None:
+                return hidden, hand
         raise InconsistentWorldError(
             f"no deal of the unseen cards fits the view in {self._tries} tries "
             f"(the projects declared: {worlds.declared_words()})"

@@ -72,13 +72,8 @@ def call_values(
     if len(calls) <= 1 and prune:
         return {a: CallValue(0.0, 0.5) for a in calls}
     sampler = WorldSampler(view)
-    deals = weighted_worlds(
-        sampler.deal,
-        Evidence(me, plays=False),
-        rng,
-        budget.deals,
-        budget.deals * budget.pool,
-    )
+    drawn = sampler.worlds(rng, budget.deals * budget.pool)
+    deals = weighted_worlds(drawn, Evidence(me, rng, plays=False), rng, budget.deals)
     ours, theirs = view.score_before[me.team], view.score_before[me.team.other]
     points = dict.fromkeys(calls, 0.0)
     equities: dict[Action, list[float]] = {call: [] for call in calls}

@@ -13,6 +13,7 @@ lies above the usual threshold for that call (below, for a pass).
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -174,16 +175,36 @@ def first_five(world: Hand, seat: Seat) -> list[Card]:
     return [deck[i] for i, place in enumerate(_FIRST_DEAL) if (p1 + place) & 3 == seat]
 
 
-def calls_weight(world: Hand, calls: Sequence[Call]) -> float:
-    """The likelihood of ``calls`` given the cards of their seats in ``world``."""
+def guessed_five(world: Hand, seat: Seat, rng: random.Random) -> list[Card]:
+    """Five of the cards ``seat`` was dealt in ``world``, at random (the taker's exposed card
+    left out, dealt to it later): once the contract is made the view no longer tells which
+    five came first, and a world built from a view puts any five first."""
+    cards = list(world.full_hand(seat))
+    if seat == world.taker:
+        cards.remove(world.exposed)
+    return rng.sample(cards, 5)
+
+
+def calls_weight(world: Hand, calls: Sequence[Call], rng: random.Random | None = None) -> float:
+    """The likelihood of ``calls`` given the cards of their seats in ``world``: the whole
+    hand for a double, the first five for a bid. With ``rng``, the first five of a world
+    past the bidding are a random five of the seat's (:func:`guessed_five`): the average of
+    such weights is the likelihood given what the view knows, where the five the world
+    happens to put first would favour some cards over others."""
     weight = 1.0
     exposed = world.exposed
+    fives: dict[Seat, list[Card]] = {}
     for call in calls:
         seat = call.action.seat
         if call.phase is Phase.DOUBLING:
             cards = list(world.full_hand(seat))
         else:
-            cards = first_five(world, seat)
+            if seat not in fives:
+                if rng is not None and world.contract is not None:
+                    fives[seat] = guessed_five(world, seat, rng)
+                else:
+                    fives[seat] = first_five(world, seat)
+            cards = fives[seat]
         weight *= call.likelihood(cards, exposed)
     return weight
 

@@ -11,11 +11,10 @@ and keeps the likely ones by systematic resampling, deterministically for the ge
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from baloot.bots.expert.calls import Call, calls_of, calls_weight
 from baloot.bots.expert.follows import Follow, follows_of, follows_weight
-from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
@@ -25,39 +24,33 @@ Weigh = Callable[[Hand], float]
 
 
 def weighted_worlds(
-    draw: Callable[[random.Random], Hand],
-    weigh: Weigh,
-    rng: random.Random,
-    count: int,
-    pool: int,
+    drawn: Sequence[tuple[Hand, int]], weigh: Weigh, rng: random.Random, count: int
 ) -> list[tuple[Hand, int]]:
-    """``count`` worlds kept by systematic resampling from ``pool`` worlds that ``draw``
-    makes, in proportion to their ``weigh``; each distinct world once, with how many of the
-    ``count`` places it took. Worlds that ``draw`` cannot make are skipped."""
-    drawn: list[tuple[Hand, float]] = []
-    for _ in range(max(pool, count)):
-        try:
-            world = draw(rng)
-        except BalootError:
-            continue
-        drawn.append((world, weigh(world)))
+    """``count`` worlds kept by systematic resampling from the ``drawn`` ones, in proportion
+    to their ``weigh``; each world kept once, with how many of the ``count`` places it took.
+    ``drawn`` holds each distinct world once with how many draws gave it, as
+    :meth:`~baloot.view.worlds.WorldSampler.worlds` gives them: ``weigh`` is asked once a
+    world."""
     if not drawn:
         return []
-    total = sum(w for _, w in drawn)
+    weighed = [(world, n * weigh(world)) for world, n in drawn]
+    total = sum(w for _, w in weighed)
     if total <= 0:
-        return [(world, 1) for world, _ in drawn[:count]]
+        return list(drawn[:count])
     step = total / count
     mark = rng.random() * step
     kept: list[tuple[Hand, int]] = []
     running = 0.0
-    for world, w in drawn:
+    placed = 0
+    for world, w in weighed:
         running += w
         taken = 0
-        while mark < running and len(kept) + taken < count + 1:
+        while mark < running and placed + taken < count:
             taken += 1
             mark += step
         if taken:
             kept.append((world, taken))
+            placed += taken
     return kept
 
 
@@ -65,10 +58,12 @@ class Evidence:
     """The importance weight of a world for one seat: the likelihood of the others' calls
     and telling plays given their cards in it. What those depend on besides the cards is read
     from the first world weighed and kept for the others (the worlds of one view share their
-    public history)."""
+    public history). ``rng`` guesses which five cards a seat was dealt first where the world
+    does not say (:func:`~baloot.bots.expert.calls.calls_weight`)."""
 
-    def __init__(self, me: Seat, plays: bool = True) -> None:
+    def __init__(self, me: Seat, rng: random.Random, plays: bool = True) -> None:
         self.me = me
+        self.rng = rng
         self.plays = plays
         self._calls: tuple[Call, ...] | None = None
         self._follows: tuple[Follow, ...] = ()
@@ -79,11 +74,11 @@ class Evidence:
             calls = self._calls = calls_of(world, self.me)
             if self.plays:
                 self._follows = follows_of(world, self.me)
-        return calls_weight(world, calls) * follows_weight(world, self._follows)
+        return calls_weight(world, calls, self.rng) * follows_weight(world, self._follows)
 
 
-def view_worlds_weigh(view: SeatView) -> Weigh:
+def view_worlds_weigh(view: SeatView, rng: random.Random) -> Weigh:
     """The importance weight of a world for ``view``'s seat (:class:`Evidence`)."""
     me = view.seat
     assert me is not None
-    return Evidence(me, plays=view.phase is Phase.PLAYING)
+    return Evidence(me, rng, plays=view.phase is Phase.PLAYING)

@@ -54,9 +54,8 @@ def play_values(
     assert contract is not None
     count = budget.worlds(view.trick_number)
     sampler = WorldSampler(view)
-    worlds = weighted_worlds(
-        sampler.world, view_worlds_weigh(view), rng, count, count * budget.pool
-    )
+    drawn = sampler.worlds(rng, count * budget.pool)
+    worlds = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, count)
     score = budget.mode == "score" or (
         budget.mode == "auto" and view.trick_number >= budget.score_from
     )
