@@ -290,8 +290,8 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     # The form as a person fills it: South is a person, the others stay bots.
     lobby.locator("#seat-S").wait_for()
     assert lobby.locator("#seat-S").input_value() == "human"
-    for seat in "NEW":
-        assert lobby.locator(f"#seat-{seat}").input_value().startswith("bot:")
+    for seat in "NEW":  # the default level is preselected
+        assert lobby.locator(f"#seat-{seat}").input_value() == "bot:medium"
     lobby.locator("#name-S").fill("Saad")
     shot(lobby, artifacts, "lobby")
     lobby.locator("#create-btn").click()

@@ -127,11 +127,12 @@ def test_a_whole_match_in_a_terminal(tmp_path: Path) -> None:
     result = replay(record)
     assert result.hands[-1].is_over and result.winner is not None
     assert result.winner.name == winners[0]
+    # Nobody named the bots: the three are the documented default level.
     assert record.metadata["players"] == {
-        "N": "bot:heuristic",
-        "W": "bot:heuristic",
+        "N": "bot:medium",
+        "W": "bot:medium",
         "S": "you",
-        "E": "bot:heuristic",
+        "E": "bot:medium",
     }
     totals = f"{result.totals[0]} to {result.totals[1]} (NS to EW)"
     assert totals in text
@@ -230,7 +231,7 @@ def test_a_piped_match_is_plain_text_and_saves_its_record(tmp_path: Path) -> Non
     assert result.winner is not None and [result.winner.name] == winner
     assert record.rules == Rules.federation().replace(must_undertrump=True)
     assert record.metadata["players"] == {
-        "N": "bot:heuristic",
+        "N": "bot:medium",
         "W": "bot:random",
         "S": "Saad",
         "E": "bot:random",
@@ -345,12 +346,12 @@ def test_typed_cards_and_words() -> None:
         assert parse_card_answer(Seat.S, nonsense) is None
 
 
-def test_bots_by_seat() -> None:
+def test_bots_by_seat_and_the_default_level_at_the_seats_left_out() -> None:
     assert parse_bots("random", Seat.S) == {Seat.N: "random", Seat.W: "random", Seat.E: "random"}
     assert parse_bots("w=random", Seat.N) == {
         Seat.W: "random",
-        Seat.S: "heuristic",
-        Seat.E: "heuristic",
+        Seat.S: "medium",
+        Seat.E: "medium",
     }
     with pytest.raises(PlayUsageError):
         parse_bots("W:random", Seat.S)

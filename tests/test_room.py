@@ -19,7 +19,9 @@ from helpers import build_deck
 from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
-from baloot.records.record import Record
+from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
+from baloot.core.vocabulary import Phase
+from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import Outgoing, token_digest
@@ -790,3 +792,50 @@ def test_resync_from_before_an_undo_answers_a_snapshot() -> None:
     harness.send(south, {"type": "undo", "id": "u1"})
     out = harness.send(south, {"type": "resync", "since": since})
     assert types(out) == ["snapshot"] and harness.leaks == []
+
+
+def test_a_new_tables_seed_is_secret_wide_and_kept_in_its_record() -> None:
+    """The decks of a match all come from its seed: one too narrow to try every value of
+    could be found from the cards of its finished hands."""
+    seeds = [Room.create({"S": "human"}).table.seed for _ in range(16)]
+    assert all(seed is not None and 0 <= seed < 2**63 for seed in seeds)
+    assert len(set(seeds)) == 16 and max(s for s in seeds if s is not None) >= 2**48
+    room = Room.create({"S": "human"})
+    text = dumps(room.table.record())
+    assert loads(text).metadata["x_seed"] == room.table.seed
+
+
+class FailsTwice:
+    """An operator's program that fails its first two decisions, then passes or plays."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        self.calls += 1
+        if self.calls <= 2:
+            raise BotFailure("flaky", str(view.seat), FailureKind.CRASHED, "exited")
+        return Passer().choose(view, legal)
+
+
+def test_a_failing_program_is_shown_not_connected_until_it_decides_well_again() -> None:
+    players = {seat: Player.bot("passer") for seat in Seat}
+    players[Seat.S], players[Seat.W] = Player.human("Saad"), Player.bot("flaky")
+    bots: dict[Seat, Any] = {seat: Passer() for seat in Seat}
+    bots[Seat.W] = GuardedBot(FailsTwice(), Passer(), lambda failure: None)
+    harness = Harness(Room(Table.new(players, bots, seed=5)))
+    south = harness.connect(harness.room.tokens[Seat.S])
+    while harness.room.table.hand.phase is not Phase.OVER:
+        harness.bots()
+        if harness.room.table.waiting().kind is WaitKind.HUMAN:
+            harness.play_first_legal(south)
+    west = [m for m in south.numbered if m["type"] == "seat" and m["seat"] == "W"]
+    # Down at its first failure (its second is within the rest), up at its first good answer.
+    assert [(m["player"], m["connected"]) for m in west] == [
+        ("bot:flaky", False),
+        ("bot:flaky", True),
+    ]
+    assert harness.room.seats_json()["W"] == {"player": "bot:flaky", "connected": True}
+    assert harness.leaks == []

@@ -195,15 +195,16 @@ def watch_until(serving: Serving, table: object, kind: str, limit: float = 30) -
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes in /proc")
-def test_an_operator_bot_plays_at_a_table_as_one_process_per_seat_until_shutdown(
+def test_an_operator_bot_plays_as_one_process_per_seat_until_shutdown_and_may_be_offered_first(
     tmp_path: Path,
 ) -> None:
     bot = tmp_path / "house_bot.py"
     bot.write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
-    serving = Serving(tmp_path, "--bot", f"house={bot}", "--bot-pause", "0")
+    serving = Serving(tmp_path, "--bot", f"house={bot}", "--bot-pause", "0", "--lobby-bot", "house")
     try:
         with urllib.request.urlopen(serving.url + "/api/options", timeout=5) as answer:
-            assert "house" in json.loads(answer.read())["bots"]
+            options = json.loads(answer.read())
+        assert "house" in options["bots"] and options["default_bot"] == "house"
         created = serving.post("/api/tables", {"seats": {s: "bot:house" for s in "NESW"}})
         over = watch_until(serving, created["table"], "hand-over")
         assert over["view"]["result"] is not None
@@ -219,13 +220,25 @@ def test_an_operator_bot_plays_at_a_table_as_one_process_per_seat_until_shutdown
     assert running(bot) == 0
 
 
-def test_a_failing_operator_bot_is_stood_in_for_and_the_table_goes_on(tmp_path: Path) -> None:
+def test_a_failing_operator_bot_is_stood_in_for_shown_not_answering_and_the_table_goes_on(
+    tmp_path: Path,
+) -> None:
     bot = tmp_path / "crashing_bot.py"
     bot.write_text(CRASHING, encoding="utf-8")
     serving = Serving(tmp_path, "--bot", f"crashing={bot}", "--bot-pause", "0")
     try:
         created = serving.post("/api/tables", {"seats": {"N": "bot:crashing"}})
-        watch_until(serving, created["table"], "hand-over")
+        with connect(f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}") as ws:
+            shown: list[bool] = []  # what the watcher is told of North's connection
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "snapshot":
+                    shown.append(message["seats"]["N"]["connected"])
+                elif message["type"] == "seat" and message["seat"] == "N":
+                    shown.append(message["connected"])
+                elif message["type"] == "hand-over":
+                    break
+        assert shown[-1] is False  # the players see that the program does not answer
     finally:
         serving.stop()
     log = serving.log.read_text()
@@ -247,9 +260,12 @@ def test_a_client_cannot_seat_a_command_or_a_path(serving: Serving) -> None:
         ("mine=no-such-command-here", "'no-such-command-here' is not found"),
         ("mine", "--bot takes NAME=COMMAND, not 'mine'"),
         ("a b=python3 x.py", "a bot is NAME[:OPTIONS]"),
+        ("--lobby-bot=nobody", "--lobby-bot: no bot 'nobody'"),
+        ("--lobby-bot=expert:hard", "--lobby-bot: no bot 'expert:hard'"),
     ],
 )
-def test_a_bad_operator_bot_is_one_line_and_status_2(option: str, says: str) -> None:
-    done = run("serve", "--port", str(free_port()), "--bot", option)
+def test_a_bad_bot_option_is_one_line_and_status_2(option: str, says: str) -> None:
+    given = [option] if option.startswith("--") else ["--bot", option]
+    done = run("serve", "--port", str(free_port()), *given)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert says in done.stderr

@@ -128,11 +128,14 @@ def my_turn(seat: str) -> Any:
 # --------------------------------------------------------------------------- the API
 
 
-def test_options_list_the_presets_flags_bots_and_timers(server: Server) -> None:
+def test_options_list_the_presets_flags_bots_timers_and_the_lobbys_first_bot(
+    server: Server,
+) -> None:
     assert server.client is not None
     options = server.client.get("/api/options").json()
     assert {"classic", "federation"} <= set(options["presets"])
     assert "heuristic" in options["bots"] and options["timers"] == [None, 15, 30, 60]
+    assert options["default_bot"] == "medium" and "medium" in options["bots"]
     flag = next(f for f in options["flags"] if f["name"] == "must_undertrump")
     assert flag["choices"] == [False, True]
 

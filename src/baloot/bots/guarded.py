@@ -18,8 +18,8 @@ failure in a row (up to 31 decisions), so that a broken one does not hold up eve
 >>> hand = Hand.new(rng=random.Random(1))
 >>> bot.choose(SeatView.of(hand, "N"), hand.legal_actions()) in hand.legal_actions()
 True
->>> [str(f) for f in failures]
-['bot broken at N failed (crashed): it exited with status 1']
+>>> [str(f) for f in failures], bot.failing
+(['bot broken at N failed (crashed): it exited with status 1'], True)
 """
 
 from __future__ import annotations
@@ -48,6 +48,11 @@ class GuardedBot:
         self.name = bot.name
         self._in_a_row = 0
         self._rest = 0
+
+    @property
+    def failing(self) -> bool:
+        """True from a failure of the bot until it decides well again: the stand-in plays."""
+        return self._in_a_row > 0
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The bot's decision, or the stand-in's when the bot fails or rests."""

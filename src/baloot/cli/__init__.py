@@ -70,7 +70,7 @@ REASON_LENGTH = 160
 
 _EPILOG = {
     "play": """examples:
-  baloot play                          you sit South against three heuristic bots
+  baloot play                          you sit South against three bots of the medium level
   baloot play --seed 7 --lang ar       a reproducible match, in Arabic
   baloot play --seat N --bots W=random,S=heuristic,E=random --save match.baloot
   baloot play --rules federation --rule must_undertrump=true

@@ -24,11 +24,13 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from rich.console import Console
 from rich.text import Text
 
 from baloot.bots import Bot, make_bot
+from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.actions import Verb
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError, NotationError
@@ -74,7 +76,7 @@ END_OF_INPUT = 1
 INTERRUPTED = 130
 TERMINAL_DELAY = 0.8
 #: The bot at a seat that names none (and at the human's seat, which the table fills too).
-DEFAULT_BOT = "heuristic"
+DEFAULT_BOT: Final = DEFAULT_OPPONENT
 
 
 @dataclass

@@ -47,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         metavar="SPEC",
-        help="the bots: one name for all three (default heuristic), or per seat, "
-        "e.g. W=random,E=heuristic (seats left out play heuristic); a name may carry options "
+        help=f"the bots: one name for all three (default {DEFAULT_BOT}), or per seat, "
+        f"e.g. W=random,E=heuristic (seats left out play {DEFAULT_BOT}); a name may carry options "
         "(expert:hard) or be a program (cmd:COMMAND, or a path)",
     )
     parser.add_argument(

@@ -6,7 +6,8 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
   ``GET /t/ID/hands/N/analysis`` the analysis of a finished hand; each page in English or,
   with ``?lang=ar``, in Arabic from right to left. Their scripts and
   styles are files of the package under ``/static``: no CDN, nothing fetched at run time.
-- ``GET /api/options`` the presets, flags, bots and timers a table may have;
+- ``GET /api/options`` the presets, flags, bots and timers a table may have, and the bot
+  the lobby offers first;
   ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play;
   ``GET /api/tables/ID`` what anyone may know of one; ``GET /api/matches`` the history;
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
@@ -38,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from baloot.bots.base import available_bots
+from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server.hall import Hall, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, id_of, reject
@@ -69,10 +71,17 @@ _HEADERS: Final = {
 }
 
 
-def create_app(hall: Hall, *, rate: float = RATE, create_rate: int = CREATE_RATE) -> Starlette:
+def create_app(
+    hall: Hall,
+    *,
+    rate: float = RATE,
+    create_rate: int = CREATE_RATE,
+    lobby_bot: str = DEFAULT_OPPONENT,
+) -> Starlette:
     """The application serving ``hall``'s tables; it starts and stops the hall with itself.
     ``rate`` is the most messages a second a socket may send, ``create_rate`` the most tables
-    a client address may create a minute (0: no limit)."""
+    a client address may create a minute (0: no limit), ``lobby_bot`` the bot the lobby
+    offers first for a seat."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -82,7 +91,7 @@ def create_app(hall: Hall, *, rate: float = RATE, create_rate: int = CREATE_RATE
         finally:
             await hall.stop()
 
-    api = _Api(hall, rate, create_rate)
+    api = _Api(hall, rate, create_rate, lobby_bot)
     routes = [
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
@@ -165,10 +174,11 @@ async def _json_body(request: Request) -> Any:
 class _Api:
     """The endpoints, over one hall."""
 
-    def __init__(self, hall: Hall, rate: float, create_rate: int) -> None:
+    def __init__(self, hall: Hall, rate: float, create_rate: int, lobby_bot: str) -> None:
         self.hall = hall
         self.rate = rate
         self.create_rate = create_rate
+        self.lobby_bot = lobby_bot
         self.creators: dict[str, _Bucket] = {}
 
     async def table_page(self, request: Request) -> Response:
@@ -187,6 +197,7 @@ class _Api:
                 "presets": {name: _flags(rules) for name, rules in PRESETS.items()},
                 "flags": flags,
                 "bots": sorted(available_bots()),
+                "default_bot": self.lobby_bot,
                 "timers": list(TIMERS),
             }
         )

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -192,7 +191,7 @@ class Hall:
         if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
         seats, names, rules, timer, public = read_request(request)
-        room = Room.create(seats, names, rules=rules, seed=secrets.randbelow(2**31))
+        room = Room.create(seats, names, rules=rules)
         room.record_url = _record_url(room.id)
         config = room.config(timer=timer, public=public, created=self.clock())
         await self._store(self.store.create, config)

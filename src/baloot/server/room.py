@@ -58,6 +58,7 @@ from itertools import count, islice
 from typing import Any, Final, Protocol, TypeVar
 
 from baloot.bots.base import make_bot
+from baloot.bots.guarded import GuardedBot
 from baloot.bots.heuristic import HeuristicBot, Hint
 from baloot.core.actions import Action
 from baloot.core.errors import BalootError, IllegalActionError, NotationError
@@ -89,6 +90,11 @@ from baloot.view.sheet import to_json as sheet_json
 PROTOCOL: Final = "baloot-table/1"
 #: How many numbered steps a room keeps to answer ``resync``.
 HISTORY: Final = 256
+#: Bits of a new table's secret seed. Every deck of the match comes from it, and a player
+#: sees the cards of each finished hand: with few bits they could try every seed against
+#: those cards and learn the decks still to come. 63 bits puts that out of reach and keeps
+#: the seed a 64-bit integer, as the record's ``x_seed`` (TOML) needs.
+SEED_BITS: Final = 63
 #: The close code for an unknown seat token.
 CLOSE_UNKNOWN_TOKEN: Final = 4403
 
@@ -166,6 +172,8 @@ class Room:
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
         self._stood_in: set[Seat] = set()
+        #: Bot seats whose operator's program failed, its stand-in playing for it.
+        self._failing: set[Seat] = set()
 
     @classmethod
     def create(
@@ -180,10 +188,10 @@ class Room:
         """A room as ``POST /api/tables`` describes it: ``seats`` maps seat letters to
         ``"human"`` or ``"bot:NAME"`` (a seat left out is ``bot:heuristic``), ``names`` gives
         the humans' display names; ``history`` as for the constructor. The first hand is dealt
-        at once. A bad seat or player is a ``ValueError``; an unknown bot an
-        :class:`~baloot.bots.UnknownBotError`.
+        at once, from ``seed`` or else a secret one of :data:`SEED_BITS` bits. A bad seat or
+        player is a ``ValueError``; an unknown bot an :class:`~baloot.bots.UnknownBotError`.
         """
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        seed = secrets.randbits(SEED_BITS) if seed is None else seed
         wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
         shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
         players: dict[Seat, Player] = {}
@@ -474,6 +482,17 @@ class Room:
         events = self.table.play_bot(seat)
         out = self._publish(events)
         self._journal(StepKind.BOT, seat, None, events)
+        return out + self._programs_status()
+
+    def _programs_status(self) -> list[Outgoing]:
+        """A ``seat`` message for each operator's program that has just failed (not
+        connected: its stand-in plays) or decided well again (connected)."""
+        out: list[Outgoing] = []
+        for seat, bot in self.table.bots.items():
+            failing = isinstance(bot, GuardedBot) and bot.failing
+            if failing != (seat in self._failing):
+                self._failing ^= {seat}
+                out += self._publish_seat(seat, not failing)
         return out
 
     # ------------------------------------------------------------------ what is sent
@@ -507,9 +526,10 @@ class Room:
         return self.table.players[seat].label
 
     def connected(self, seat: Seat) -> bool:
-        """True when ``seat`` has an open connection (a bot's seat always has)."""
+        """True when ``seat`` has an open connection (a bot's seat has unless its program
+        is failing)."""
         if not self.table.players[seat].is_human:
-            return True
+            return seat not in self._failing
         return any(c.seat == seat for c in self._connections)
 
     def _snapshot(self, audience: Seat | None) -> Message:

@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from baloot.bots.base import available_bots
+from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.errors import BalootError
 
 if TYPE_CHECKING:
@@ -44,8 +46,9 @@ examples:
   baloot serve --bot mine="python3 /srv/bots/mine.py"   # tables may seat bot:mine
 
 A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per seat while its
-table is in play, and when it fails the heuristic bot makes that decision. Clients name it
-bot:NAME; they can never give a command.
+table is in play, and when it fails the heuristic bot makes that decision (the table shows
+the seat as not answering). Clients name it bot:NAME; they can never give a command.
+--lobby-bot names the bot the lobby offers first for each seat.
 
 The analysis page of a finished hand (linked from the table and the history) is computed in
 the background, one hand at a time, and kept in the database; --analysis-bot names the bot
@@ -96,6 +99,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds before each bot decision, so people can follow (default 0.6)",
     )
     parser.add_argument(
+        "--lobby-bot",
+        metavar="NAME",
+        default=DEFAULT_OPPONENT,
+        help=f"the bot the lobby offers first for a seat (default {DEFAULT_OPPONENT}; heuristic "
+        "costs a server the least)",
+    )
+    parser.add_argument(
         "--analysis-bot",
         metavar="NAME",
         default=None,
@@ -130,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         operators = operator_bots(args.bot)
     except BalootError as error:
         return _cannot(str(error))
+    if args.lobby_bot not in {*available_bots(), *operators}:
+        return _cannot(f"--lobby-bot: no bot {args.lobby_bot!r} (a registered name, no options)")
     analysis_bot = SERVER_BOT if args.analysis_bot is None else args.analysis_bot
     if analysis_bot == "none":
         analysis_bot = None
@@ -158,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         analysis_bot=analysis_bot,
     )
     config = uvicorn.Config(
-        create_app(hall, create_rate=args.tables_per_minute),
+        create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
         log_level="info",
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
@@ -192,7 +204,6 @@ def operator_bots(assignments: list[str]) -> dict[str, OptionsFactory]:
     file runs with this Python). Each seat gets its own process, started at its first
     decision; when it fails, the heuristic bot decides for it (and it is logged).
     """
-    from baloot.bots.base import available_bots
     from baloot.bots.external import find_program
     from baloot.bots.names import (
         COMMAND_PREFIX,

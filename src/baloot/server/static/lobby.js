@@ -75,7 +75,7 @@ function seatRow(seat) {
   for (const bot of options.bots) kinds.push(el("option", { value: "bot:" + bot }, t("bot_option", { name: bot })));
   const select = el("select", { id: "seat-" + seat, "aria-label": t("seat_" + seat) }, kinds);
   const name = el("input", { type: "text", id: "name-" + seat, maxlength: 40, placeholder: t("name_placeholder"), "aria-label": t("name_placeholder") });
-  select.value = seat === "S" ? "human" : (options.bots.includes("heuristic") ? "bot:heuristic" : "bot:" + options.bots[0]);
+  select.value = seat === "S" ? "human" : "bot:" + (options.bots.includes(options.default_bot) ? options.default_bot : options.bots[0]);
   const sync = () => { name.hidden = select.value !== "human"; };
   select.addEventListener("change", sync);
   sync();

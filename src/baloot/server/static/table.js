@@ -247,6 +247,7 @@ function renderSeats() {
     const lines = [name];
     if (!isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
       lines.push(el("div", { class: "sub" }, t("bot_named", { name: info.player.slice(4) })));
+      if (!info.connected) lines.push(el("div", { class: "note" }, t("bot_failing")));
     }
     if (isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
       lines.push(el("div", { class: "note" }, t("bot_standin", { name: humanName(seat) })));
