@@ -272,8 +272,8 @@ def test_past_the_bidding_a_bids_weight_averages_over_which_five_came_first() ->
     bids must be the mean over every five it may have been dealt first, not that one five."""
     hand = Hand.new(rng=random.Random(0), dealer=Seat.W)
     bots = {seat: make_bot("heuristic", random.Random(int(seat))) for seat in Seat}
-    while hand.phase is not Phase.PLAYING:
-        hand.apply(bots[hand.to_act].choose(SeatView.of(hand, hand.to_act), hand.legal_actions()))
+    while (seat := hand.to_act) is not None and hand.phase is not Phase.PLAYING:
+        hand.apply(bots[seat].choose(SeatView.of(hand, seat), hand.legal_actions()))
     calls = calls_of(hand, Seat.S)
     seat = next(c.action.seat for c in calls if c.action.seat != hand.taker)
     bids = [c for c in calls if c.action.seat == seat and c.phase is not Phase.DOUBLING]

@@ -95,7 +95,11 @@ def test_a_hand_in_progress_is_refused_and_a_finished_one_analysed(server: Serve
     match = server.hall.tables[table].room.table.match
     record = Record.of(match, players=dict(server.hall.tables[table].config.players))
     expected = analyze_record(record, SolverAndBot(None), hand=number).to_json()
-    assert body["analysis"] == expected
+    # The next hand may have been dealt between the analysis and now.
+    analysis = body["analysis"]
+    assert analysis.pop("in_progress") in ([], [number + 1])
+    expected.pop("in_progress")
+    assert analysis == expected
 
 
 def test_unknown_tables_and_hands_are_404(server: Server) -> None:

@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from typing import Final, Protocol, TypeVar, runtime_checkable
 
 from baloot.bots.base import check_bot_name, close_bot, make_bot
-from baloot.bots.expert import best_play
 from baloot.bots.names import BotSpec
-from baloot.core.actions import Action, Verb
+from baloot.core.actions import Action
 from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
-from baloot.core.vocabulary import Phase
 from baloot.solver import Mode, values
 from baloot.view.seat_view import SeatView
 
@@ -38,9 +36,10 @@ class JudgeError(BalootError):
 class Evaluating(Protocol):
     """A bot that can say what it expects of each legal action (``ExpertBot`` does)."""
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
-
-    def evaluate(self, view: SeatView, legal: Sequence[Action]) -> Mapping[Action, float]: ...
+    def decide(
+        self, view: SeatView, legal: Sequence[Action], every: bool = False
+    ) -> tuple[Action, Mapping[Action, float]]:
+        """What it would choose, and (``every``) the value it expects of every legal action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,24 +100,16 @@ class SolverAndBot:
         return values(hand, Mode.SCORE)
 
     def estimate(self, hand: Hand, key: str) -> Estimate | None:
-        """The bot's ``evaluate`` on the view of the seat to act, and its choice there.
-
-        For a card, the choice is the expert's rule on those estimates
-        (:func:`~baloot.bots.expert.best_play`), so its search is not run twice. A call and a
-        declaration are asked of the bot's ``choose`` (a bid weighs the match, not only the
-        hand's points; a declaration is a rule of thumb), with a generator seeded alike.
-        """
+        """The bot's values of every option from the view of the seat to act and its choice
+        there, from one search (``decide(view, legal, every=True)``): the choice is made on
+        the values shown (for a call, on match equity, the usual call standing unless
+        another is surely better)."""
         if self._bot is None:
             return None
         seat = hand.to_act
         assert seat is not None, "a position to judge has a seat to act"
         view, legal = SeatView.of(hand, seat), hand.legal_actions()
-        estimates = self._ask(key, lambda bot: bot.evaluate(view, legal))
-        declares = any(action.verb is Verb.DECLARE for action in legal)
-        if hand.phase is Phase.PLAYING and not declares:
-            choice = best_play(estimates, legal)
-        else:
-            choice = self._ask(key, lambda bot: bot.choose(view, legal))
+        choice, estimates = self._ask(key, lambda bot: bot.decide(view, legal, every=True))
         return Estimate(estimates, choice)
 
     def _ask(self, key: str, question: Callable[[Evaluating], T]) -> T:

@@ -174,14 +174,20 @@ def _paired_z(these: Sequence[float], those: Sequence[float]) -> float:
 
 
 def decide_call(
-    view: SeatView, legal: Sequence[Action], rng: random.Random, budget: Budget
+    view: SeatView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    budget: Budget,
+    every: bool = False,
 ) -> tuple[Action, dict[Action, CallValue]]:
     """The call to make, with the values of the calls tried: the usual call of sound bidding
     rules, unless the simulation is sure that another is worth more to the match
-    (:func:`best_call`)."""
+    (:func:`best_call`). With ``every``, the hopeless calls are tried too, for their values
+    alone: the call chosen is the one chosen without them (their deals are the same)."""
     usual = _usual(budget.bolder).choose(view, legal)
-    values = call_values(view, legal, rng, budget)
-    return best_call(values, legal, usual, budget.confidence), values
+    values = call_values(view, legal, rng, budget, prune=not every)
+    weighed = {c: v for c, v in values.items() if not every or not hopeless(view, c)}
+    return best_call(weighed, legal, usual, budget.confidence), values
 
 
 @cache

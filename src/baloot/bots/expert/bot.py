@@ -17,7 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from baloot.bots.expert.bidding import call_values, decide_call
+from baloot.bots.expert.bidding import decide_call
 from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.play import declaration, play_values
 from baloot.core.actions import Action, Verb
@@ -55,29 +55,30 @@ class ExpertBot:
         """The action of most expected value among ``legal`` in ``view``."""
         return self.decide(view, legal)[0]
 
-    def decide(self, view: SeatView, legal: Sequence[Action]) -> tuple[Action, dict[Action, float]]:
+    def decide(
+        self, view: SeatView, legal: Sequence[Action], every: bool = False
+    ) -> tuple[Action, dict[Action, float]]:
         """The action it chooses and the expected values it weighed (game points of the hand
         for the seat's team, as :meth:`evaluate`; empty when nothing was to weigh: one legal
-        action, or a declaration, which it always makes)."""
-        if len(legal) == 1:
+        action, or a declaration, which it always makes). With ``every``, the values of every
+        legal action from that one search, the calls too weak to try included (an analysis
+        shows them all); the choice is the same."""
+        if len(legal) == 1 and not every:
             return legal[0], {}
         if view.phase is Phase.PLAYING:
             declare = declaration(legal)
-            if declare is not None:
+            if declare is not None and not every:
                 return declare, {}
             values = play_values(view, legal, self.rng, self.budget)
-            return best_play(values, legal), values
-        action, calls = decide_call(view, legal, self.rng, self.budget)
+            return declare or best_play(values, legal), values
+        action, calls = decide_call(view, legal, self.rng, self.budget, every)
         return action, {call: value.points for call, value in calls.items()}
 
     def evaluate(self, view: SeatView, legal: Sequence[Action]) -> dict[Action, float]:
         """The expected value of every action of ``legal`` in game points of the hand for the
         seat's team (its score less the other's): sampled deals played out for a call,
         sampled worlds solved for a card or a declaration."""
-        if view.phase is Phase.PLAYING:
-            return play_values(view, legal, self.rng, self.budget)
-        values = call_values(view, legal, self.rng, self.budget, prune=False)
-        return {action: values[action].points for action in legal}
+        return self.decide(view, legal, every=True)[1]
 
 
 def best_play(values: Mapping[Action, float], legal: Sequence[Action]) -> Action:
