@@ -33,6 +33,7 @@ from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
 from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
+from baloot.core._play import beats
 from baloot.core.actions import Action
 from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
 from baloot.core.vocabulary import Phase
@@ -213,16 +214,10 @@ def _greedy(cards: list[int], position: Position, trump: int) -> int:
     if partner_wins and len(trick) == 3:
         return max(cards, key=lambda c: (_points(c, trump) if c >> 3 != trump else -1, -c))
     if not partner_wins:
-        beating = [c for c in cards if _beats(c, win_card, trump)]
+        beating = [c for c in cards if beats(c, win_card, trump)]
         if beating:
             return min(beating, key=lambda c: (_rank(c, trump), c))
     return min(cards, key=lambda c: (_points(c, trump), _rank(c, trump), c))
-
-
-def _beats(card: int, win_card: int, trump: int) -> bool:
-    if card >> 3 == win_card >> 3:
-        return _rank(card, trump) > _rank(win_card, trump)
-    return card >> 3 == trump
 
 
 def _rank(card: int, trump: int) -> int:

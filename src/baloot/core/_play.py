@@ -79,6 +79,21 @@ def play_mask(
     return trumps
 
 
+def beats(card: int, win_card: int, trump: int) -> bool:
+    """True when ``card`` takes the trick from ``win_card``, the card winning it (R9.2): a
+    higher card of its suit, or a trump on a side suit (``trump`` is -1 in Sun).
+
+    >>> from baloot.core.cards import Card
+    >>> jack, ace, seven = (Card.parse(c).index for c in ("Jh", "Ah", "7s"))
+    >>> beats(jack, ace, trump=-1), beats(jack, ace, trump=1), beats(seven, ace, trump=0)
+    (False, True, True)
+    """
+    if card >> 3 == win_card >> 3:
+        table = _TRUMP_STRENGTH if card >> 3 == trump else _PLAIN_STRENGTH
+        return bool(table[card] > table[win_card])
+    return card >> 3 == trump
+
+
 def ekka_mask(held: int, gone: int, trump: int) -> int:
     """The cards of ``held`` that are a valid Ekka lead (R9.5) once ``gone`` have fallen:
     per side suit of a Hokum in ``trump`` (-1 in Sun: none), the best card still out, if held
@@ -141,16 +156,9 @@ def put_card(state: TrickState, s: int, c: int, ekka: bool) -> bool:
         state._ekka = ekka
         state._win_seat = s
         state._win_card = c
-    else:
-        w = state._win_card
-        if c >> 3 == w >> 3:
-            table = _TRUMP_STRENGTH if w >> 3 == state._trump else _PLAIN_STRENGTH
-            if table[c] > table[w]:
-                state._win_seat = s
-                state._win_card = c
-        elif c >> 3 == state._trump:
-            state._win_seat = s
-            state._win_card = c
+    elif beats(c, state._win_card, state._trump):
+        state._win_seat = s
+        state._win_card = c
     trick = state._trick = (*trick, c)
     if len(trick) < 4:
         state._to_act = (s + 1) & 3

@@ -24,7 +24,7 @@ from functools import cache
 from typing import Final
 
 from baloot.core._lookup import BEST_PLAIN
-from baloot.core._play import ekka_mask, play_mask
+from baloot.core._play import beats, ekka_mask, play_mask
 from baloot.core.cards import (
     PLAIN_ABOVE,
     PLAIN_POINTS,
@@ -258,11 +258,6 @@ class Search:
             return 0
         return ekka_mask(legal, s.gone, self.trump)
 
-    def beats(self, card: int, win: int) -> bool:
-        if card >> 3 == win >> 3:
-            return self.strength[card] > self.strength[win]
-        return card >> 3 == self.trump
-
     def put(self, s: _State, seat: int, card: int, ekka: bool) -> None:
         """Play ``card`` of ``seat`` on ``s``; close the trick after the fourth card."""
         s.hands[seat] &= ~(1 << card)
@@ -270,7 +265,7 @@ class Search:
             s.ekka = ekka
             s.win_seat = seat
             s.win_card = card
-        elif self.beats(card, s.win_card):
+        elif beats(card, s.win_card, self.trump):
             s.win_seat = seat
             s.win_card = card
         trick = s.trick = (*s.trick, card)
@@ -501,7 +496,7 @@ class Search:
                     if partner >> best & 1:
                         return 150 - cp
             return 100 - cp - self.strength[card]
-        wins = self.beats(card, s.win_card)
+        wins = beats(card, s.win_card, self.trump)
         win_card = card if wins else s.win_card
         win_team = seat & 1 if wins else s.win_seat & 1
         ours = win_team == seat & 1

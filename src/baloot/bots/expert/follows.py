@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from baloot.core._play import play_mask
-from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
+from baloot.core._play import beats, play_mask
+from baloot.core.cards import PLAIN_POINTS, TRUMP_POINTS
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 
@@ -51,13 +51,13 @@ def follows_of(world: Hand, me: Seat) -> tuple[Follow, ...]:
         for place in range(1, len(cards)):
             s, card = int(trick.plays[place].seat), cards[place]
             points = _points(card, trump)
-            new_seat, _ = _beat(win_seat, win_card, s, card, trump)
+            takes = beats(card, win_card, trump)
             if (
                 s != me
                 and (win_seat ^ s) & 1
                 and card >> 3 == cards[0] >> 3
                 and points
-                and new_seat != s
+                and not takes
             ):
                 suit = card >> 3
                 cheaper = sum(
@@ -68,7 +68,8 @@ def follows_of(world: Hand, me: Seat) -> tuple[Follow, ...]:
                 found.append(
                     Follow(s, tuple(cards[:place]), win_card, lead.ekka, played[s], cheaper)
                 )
-            win_seat, win_card = _beat(win_seat, win_card, s, card, trump)
+            if takes:
+                win_seat, win_card = s, card
         for play, card in zip(trick.plays, cards, strict=True):
             played[play.seat] |= 1 << card
     return tuple(found)
@@ -111,15 +112,3 @@ def play_weight(world: Hand, me: Seat) -> float:
 
 def _points(card: int, trump: int) -> int:
     return (TRUMP_POINTS if card >> 3 == trump else PLAIN_POINTS)[card & 7]
-
-
-def _beat(win_seat: int, win_card: int, seat: int, card: int, trump: int) -> tuple[int, int]:
-    """Who wins the trick, and with what, after ``seat`` plays ``card`` (R9.2)."""
-    if card >> 3 == win_card >> 3:
-        table = TRUMP_STRENGTH if card >> 3 == trump else PLAIN_STRENGTH
-        if table[card & 7] > table[win_card & 7]:
-            return seat, card
-        return win_seat, win_card
-    if card >> 3 == trump:
-        return seat, card
-    return win_seat, win_card
