@@ -39,6 +39,14 @@ DC_DECK = (
 )
 #: A first five of only 7s, 8s and 9s (K1): Kawesh-eligible.
 KAWESH_FIVE = "7s 8s 9h 7d 8c"
+#: A baloot-bot/1 program that says it is ready, then exits at its first decision.
+CRASHING_BOT = """\
+import json, sys
+for line in sys.stdin:
+    if json.loads(line)["type"] == "act":
+        sys.exit(3)
+    print(json.dumps({"type": "ready"}), flush=True)
+"""
 
 #: R3.2: for each of the first 20 deck positions, the place (0 = P1 … 3 = P4) that receives it.
 FIRST_DEAL_PLACES: tuple[int, ...] = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0, 0, 1, 1, 2, 2, 3, 3)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import free_port
+from helpers import CRASHING_BOT, free_port
 
 import baloot
 from baloot.records.record import loads
@@ -124,6 +124,9 @@ def _start_server(workdir: Path) -> Served:
         port = free_port()
         command = [sys.executable, "-m", "baloot", "serve", "--port", str(port)]
         command += ["--db", str(workdir / "tables.db"), "--bot-pause", "0"]
+        crashing = workdir / "crashing_bot.py"
+        crashing.write_text(CRASHING_BOT, encoding="utf-8")
+        command += ["--bot", f"crashing={crashing}"]
         with log.open("ab") as out:
             process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
@@ -424,6 +427,18 @@ def test_a_reload_after_a_hand_shows_its_score_sheet_again(pages: Pages, server:
     visible(page, '[data-action="next"]').first.wait_for()
     lines.first.wait_for()
     assert lines.all_inner_texts() == before
+
+
+def test_a_bot_program_that_fails_is_shown_not_answering(
+    pages: Pages, server: Served, artifacts: Path
+) -> None:
+    created = server.create({"S": "human", "N": "bot:crashing"})
+    page = pages.open(created["seats"]["S"]["url"])
+    partner = page.locator("#seat-top")
+    play_until(page, "S", lambda p: "not answering" in partner.inner_text())
+    assert "crashing" in partner.inner_text()
+    assert partner.locator(".dot.off").count() == 1
+    shot(page, artifacts, "table-bot-not-answering")
 
 
 def table_state(page: Page) -> dict[str, Any]:

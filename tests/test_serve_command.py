@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import free_port
+from helpers import CRASHING_BOT, free_port
 from websockets.sync.client import connect
 
 BALOOT = [sys.executable, "-m", "baloot"]
@@ -154,13 +154,6 @@ def test_bad_options_are_refused_with_status_2() -> None:
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"
-CRASHING = """\
-import json, sys
-for line in sys.stdin:
-    if json.loads(line)["type"] == "act":
-        sys.exit(3)
-    print(json.dumps({"type": "ready"}), flush=True)
-"""
 
 
 def running(script: Path) -> int:
@@ -224,7 +217,7 @@ def test_a_failing_operator_bot_is_stood_in_for_shown_not_answering_and_the_tabl
     tmp_path: Path,
 ) -> None:
     bot = tmp_path / "crashing_bot.py"
-    bot.write_text(CRASHING, encoding="utf-8")
+    bot.write_text(CRASHING_BOT, encoding="utf-8")
     serving = Serving(tmp_path, "--bot", f"crashing={bot}", "--bot-pause", "0")
     try:
         created = serving.post("/api/tables", {"seats": {"N": "bot:crashing"}})
