@@ -91,10 +91,10 @@ class Budget:
 
 
 #: Named budgets (mean CPU time of a decision on one core, docs/expert.md): the default
-#: about a second; ``hard`` about a third of that and at most about a second; ``fast``
+#: about a second; ``hard`` about a fifth of that and at most about a second; ``fast``
 #: about a tenth of a second.
 PRESETS: Final = {
     "default": Budget(),
-    "hard": Budget(samples=400, first=48, deals=64),
+    "hard": Budget(samples=300, first=24, deals=48),
     "fast": Budget(samples=150, first=10, deals=16, pool=2),
 }
