@@ -261,7 +261,9 @@ def test_end_of_input_ends_cleanly_and_keeps_the_match_so_far(tmp_path: Path) ->
 
 
 def test_arabic(tmp_path: Path) -> None:
-    done = play("--seed", "3", "--lang", "ar", "--seat", "N", stdin="1\n" * 60)
+    done = play(
+        "--seed", "3", "--lang", "ar", "--seat", "N", "--bots", "heuristic", stdin="1\n" * 60
+    )
     assert done.returncode == 1
     out = done.stdout
     for word in ("قرارك", "الشراء، الدور الأول", "الورقة المكشوفة", "المباراة", "انتهى الإدخال"):
@@ -324,7 +326,7 @@ def test_an_illegal_card_gets_the_engines_reason_and_the_same_question() -> None
                 return wrong[0].pretty
         return "1"
 
-    game = Game(options(), console, read=read, echo=True)
+    game = Game(options(bots="heuristic"), console, read=read, echo=True)
     assert game.run() == 0
     text = out.getvalue()
     assert answers, "the human never held a card that the rules forbade"
