@@ -172,7 +172,7 @@ def test_a_web_table_takes_registered_names_only() -> None:
 
 def test_the_terminal_game_takes_any_bot_name_per_seat() -> None:
     bots = parse_bots(f"W={SAMPLE},E=cmd:python3 -c 'print(1)' --a=1", Seat.S)
-    assert bots == {Seat.W: SAMPLE, Seat.N: "heuristic", Seat.E: "cmd:python3 -c 'print(1)' --a=1"}
+    assert bots == {Seat.W: SAMPLE, Seat.N: "medium", Seat.E: "cmd:python3 -c 'print(1)' --a=1"}
     with pytest.raises(PlayUsageError, match="no such file"):
         parse_bots("W=./nobot", Seat.S)
 
