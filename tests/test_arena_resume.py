@@ -135,6 +135,20 @@ def test_an_interrupted_run_goes_on_to_the_same_verdict_as_one_never_stopped(
     assert verdict(resumed) == verdict(json.loads(whole.stdout))
 
 
+def test_a_temporary_left_by_a_killed_run_is_removed_when_the_run_goes_on(
+    tmp_path: Path,
+) -> None:
+    config = ArenaConfig("random", "heuristic", pairs=2, seed=7, hands=True, out=str(tmp_path))
+    run_arena(replace(config, pairs=1))
+    leftovers = [tmp_path / ".hand-00002-1.baloot.0badcafe.tmp", tmp_path / "pairs" / ".x.tmp"]
+    for leftover in leftovers:
+        leftover.write_text("half a recor", encoding="utf-8")
+    again = run_arena(config)
+    assert again.resumed == 1 and again.pairs == 2
+    assert not any(leftover.exists() for leftover in leftovers)
+    assert not list(tmp_path.glob("**/.*"))
+
+
 def test_the_command_refuses_another_runs_folder_in_one_line(tmp_path: Path) -> None:
     first = subprocess.run(
         arena("random", "random", "--hands", "1", "--out", str(tmp_path)),

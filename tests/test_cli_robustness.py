@@ -666,7 +666,12 @@ def test_arena_workers_die_with_a_killed_parent(
     count = len(records(out))
     time.sleep(1)
     assert len(records(out)) == count
-    check_complete_records(out)
+    # SIGKILL gives no chance to clean up: a file being written stays a hidden temporary
+    # (the next run on the folder removes it); every record in sight is whole
+    hidden = [p.name for p in out.rglob(".*")]
+    assert all(name.endswith(".tmp") for name in hidden), hidden
+    for path in records(out)[-6:]:
+        replay(loads(path.read_text(encoding="utf-8")))
 
 
 def test_workers_end_when_their_parent_is_gone_even_without_the_kernel_signal(

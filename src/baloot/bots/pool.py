@@ -56,9 +56,13 @@ def pool_pairs(tasks: Iterator[Task], jobs: int) -> Generator[PairResult, None, 
 def _stop_workers(
     pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]
 ) -> None:
-    """Drop the pairs not started and end the workers now (they clean up on SIGTERM)."""
+    """End the workers now (they clean up on SIGTERM) and drop the pairs not started.
+
+    The pool is shut down last, waiting for its manager thread: with its workers gone that
+    thread ends at once, and once it has, the interpreter's exit has nothing left to wake up
+    (CPython 3.11 can otherwise write to the pipe that thread is closing, and print an error).
+    """
     workers = [p for p in multiprocessing.active_children() if p not in before]
-    pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
     deadline = time.monotonic() + 5
@@ -67,6 +71,7 @@ def _stop_workers(
         if worker.is_alive():
             worker.kill()
             worker.join(1)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _Stopped(SystemExit):
