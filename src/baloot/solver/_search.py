@@ -259,7 +259,12 @@ class Search:
         return ekka_mask(legal, s.gone, self.trump)
 
     def put(self, s: _State, seat: int, card: int, ekka: bool) -> None:
-        """Play ``card`` of ``seat`` on ``s``; close the trick after the fourth card."""
+        """Play ``card`` of ``seat`` on ``s``; close the trick after the fourth card.
+
+        Not :func:`baloot.core._play.put_card`: the search keeps what its value needs as it
+        goes (NS's points, the trick flags, the declarations' outcome after trick 1) where
+        the hand keeps the cards each team won; who takes the trick is the engine's rule,
+        :func:`~baloot.core._play.beats`."""
         s.hands[seat] &= ~(1 << card)
         if not s.trick:
             s.ekka = ekka
