@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -51,7 +50,7 @@ from baloot.words.strings import LANGUAGES, Strings, strings
 
 from .files import Output, printable, read_record_text, silence_stdout
 from .render import call_label, contract_text, play_text
-from .signals import Stopped, stopping_on
+from .signals import until_interrupted
 
 HELP = "judge every decision of a record: exact values in hindsight, a bot's choice without"
 EPILOG = f"""Position K is the decision that a hand's action K made: K counts the hand's actions
@@ -109,13 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse and print; 130 or 143 when interrupted by a signal."""
-    try:
-        with stopping_on(signal.SIGINT, signal.SIGTERM):
-            return _run(args)
-    except (Stopped, KeyboardInterrupt) as stop:
-        status = stop.status if isinstance(stop, Stopped) else 130
-        print("baloot: interrupted", file=sys.stderr)
-        return status
+    return until_interrupted(lambda: _run(args))
 
 
 def bot_name(args: argparse.Namespace) -> str | None:

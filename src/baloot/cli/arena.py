@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir, printable, silence_stdout
 from .options import add_rules_arguments, rules_from_arguments
-from .signals import Stopped, stopping_on
+from .signals import until_interrupted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,13 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the schedule and print the verdict; 130 or 143 when interrupted by a signal."""
-    try:
-        with stopping_on(signal.SIGINT, signal.SIGTERM):
-            return _run(args)
-    except (Stopped, KeyboardInterrupt) as stop:
-        status = stop.status if isinstance(stop, Stopped) else 130
-        print("baloot: interrupted", file=sys.stderr)
-        return status
+    return until_interrupted(lambda: _run(args))
 
 
 def _run(args: argparse.Namespace) -> int:

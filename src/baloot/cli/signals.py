@@ -12,8 +12,9 @@ where the command saves, cleans up and exits with ``128 + the signal``.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
@@ -51,3 +52,19 @@ def stopping_on(*signums: int) -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def until_interrupted(command: Callable[[], int]) -> int:
+    """Run ``command`` until Ctrl-C or SIGTERM stops it; then say so in one line and return
+    130 or 143 (what it returns otherwise).
+
+    >>> until_interrupted(lambda: 0)
+    0
+    """
+    try:
+        with stopping_on(signal.SIGINT, signal.SIGTERM):
+            return command()
+    except (Stopped, KeyboardInterrupt) as stop:
+        status = stop.status if isinstance(stop, Stopped) else 130
+        print("baloot: interrupted", file=sys.stderr)
+        return status
