@@ -674,6 +674,28 @@ def test_arena_workers_die_with_a_killed_parent(
         replay(loads(path.read_text(encoding="utf-8")))
 
 
+def test_a_worker_stopped_while_not_playing_a_pair_ends_at_once_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to a worker still starting or waiting for a pair (the pool prints whatever its
+    set-up raises) ends it quietly with 143."""
+    script = tmp_path / "idle_worker.py"
+    script.write_text(
+        "import os, signal, sys, time, traceback\n"
+        "import baloot.bots.pool as pool\n"
+        "try:\n"
+        "    pool._start_worker(os.getppid())\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    time.sleep(10)\n"
+        "except BaseException:\n"
+        "    traceback.print_exc()\n"
+        "    sys.exit(1)\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60, env=ENV)
+    assert (result.returncode, result.stderr) == (143, b"")
+
+
 def test_workers_end_when_their_parent_is_gone_even_without_the_kernel_signal(
     tmp_path: Path,
 ) -> None:

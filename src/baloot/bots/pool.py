@@ -75,7 +75,14 @@ def _stop_workers(
 
 
 class _Stopped(SystemExit):
-    """Raised in a worker by SIGTERM: unwinds (its bots' processes are ended) and exits."""
+    """Raised in a worker by SIGTERM during a pair: unwinds (its bots' processes are ended)
+    and exits."""
+
+
+_playing = False
+"""Whether this worker is playing a pair now (SIGTERM then unwinds it) rather than starting
+or waiting for one (SIGTERM then ends it at once: there is nothing to unwind, and an
+exception there would be printed by the pool)."""
 
 
 def _start_worker(parent_pid: int) -> None:
@@ -94,6 +101,9 @@ def _start_worker(parent_pid: int) -> None:
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once is enough
+    if not _playing:
+        end_all()
+        os._exit(128 + signum)
     raise _Stopped(128 + signum)
 
 
@@ -133,8 +143,12 @@ def _watch_parent(parent: int, parent_pid: int) -> None:
 
 def _play_task(task: Task) -> PairResult:
     """One pair, in a worker; SIGTERM ends the worker here, after its cleanup."""
+    global _playing
     try:
+        _playing = True
         return play_pair(*task)
     except _Stopped as stop:
         end_all()
         os._exit(stop.code if isinstance(stop.code, int) else 1)
+    finally:
+        _playing = False
