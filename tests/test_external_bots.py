@@ -287,6 +287,24 @@ def test_the_arena_command_plays_the_sample_bot_against_heuristic() -> None:
     assert "duplicate pairs of hands" in result.stdout
 
 
+def test_a_failing_program_s_last_words_are_in_its_log_once_it_is_ended(tmp_path: Path) -> None:
+    said: list[bytes] = []
+
+    def slow_log(line: bytes) -> None:  # a loaded machine: the log lags behind the answers
+        time.sleep(0.2)
+        said.append(line)
+
+    program = parse_bot_name(write_bot(tmp_path, "illegal"))
+    assert isinstance(program, Program)
+    bad = ExternalBot(program, log=slow_log)
+    bots: dict[Seat, Bot] = {seat: RandomBot(random.Random(int(seat))) for seat in Seat}
+    bots[Seat.E] = bad
+    with pytest.raises(BotError):
+        play_hand(Hand.new(rng=random.Random(2)), bots)
+    assert not bad.running
+    assert [json.loads(line)["type"] for line in said] == ["hello", "act"]
+
+
 def test_the_arena_command_reports_failures_under_its_verdict(tmp_path: Path) -> None:
     bad = write_bot(tmp_path, "illegal")
     result = arena("random", bad, "--hands", "2", "--out", str(tmp_path / "out"))

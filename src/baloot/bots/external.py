@@ -233,15 +233,18 @@ class ExternalBot:
         close_all([self])
 
     def kill(self) -> None:
-        """End the process now (its whole process group)."""
+        """End the process now (its whole process group), with the last lines of its log."""
         with self._lock:
             process, self._process = self._process, None
+            log_thread, self._log_thread = self._log_thread, None
             self._unsent.clear()
             self._read.clear()
             if process is not None:
                 self._cpu_before += _cpu_of(process.pid)
                 _end(process)
                 _running.discard(process)
+        if log_thread is not None:  # its standard error ends with it: what it said last
+            log_thread.join(1.0)
 
     # ------------------------------------------------------------------ inside
 
@@ -415,8 +418,6 @@ def close_all(bots: Iterable[object]) -> None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(max(0.0, deadline - time.monotonic()))
         bot.kill()
-        if bot._log_thread is not None:
-            bot._log_thread.join(1.0)
 
 
 def _cpu_of(pid: int) -> float:
