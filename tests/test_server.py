@@ -7,6 +7,7 @@ or a spectator holds a card it might not know at the moment of that message.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -528,3 +529,27 @@ def test_one_address_may_create_only_so_many_tables_a_minute(opener: Opener) -> 
         assert create(client)["table"] and create(client)["table"]
         refused = client.post("/api/tables", json={"seats": {"S": "human"}})
         assert refused.status_code == 429 and "2 new tables a minute" in refused.json()["error"]
+
+
+def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
+    opener: Opener,
+) -> None:
+    """A connection that closes while its steps are being written cancels its wait; the other
+    tables of the same batch still hear that theirs are on disk (a stop would hang on them)."""
+
+    async def main() -> None:
+        hall = Hall(opener(), **FAST)
+        await hall.start()
+        try:
+            first = asyncio.create_task(hall._append("gone", []))
+            second = asyncio.create_task(hall._append("waiting", []))
+            await asyncio.sleep(0)  # both are in the batch being written
+            first.cancel()
+            await asyncio.wait([second], timeout=10)
+            assert second.done() and not second.cancelled()
+            assert hall._writing is not None and hall._writing.done()
+            assert hall._writing.exception() is None
+        finally:
+            await hall.stop()
+
+    asyncio.run(main())

@@ -525,12 +525,17 @@ class Hall:
                     try:
                         await self._store(self.store.append, table_id, steps)
                     except Exception as error:
-                        done.set_exception(error)
+                        if not done.done():
+                            done.set_exception(error)
                     else:
-                        done.set_result(None)
+                        if not done.done():
+                            done.set_result(None)
             else:
                 for _, _, done in batch:
-                    done.set_result(None)
+                    # a waiter cancelled meanwhile (its connection closed) has nothing to hear;
+                    # the others of the batch must hear all the same
+                    if not done.done():
+                        done.set_result(None)
 
     async def _store(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
