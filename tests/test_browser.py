@@ -293,8 +293,9 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     # The form as a person fills it: South is a person, the others stay bots.
     lobby.locator("#seat-S").wait_for()
     assert lobby.locator("#seat-S").input_value() == "human"
-    for seat in "NEW":  # the default level is preselected
+    for seat in "NEW":  # the default level is preselected; the quick one is chosen here
         assert lobby.locator(f"#seat-{seat}").input_value() == "bot:medium"
+        lobby.locator(f"#seat-{seat}").select_option("bot:heuristic")
     lobby.locator("#name-S").fill("Saad")
     shot(lobby, artifacts, "lobby")
     lobby.locator("#create-btn").click()

@@ -76,7 +76,7 @@ def test_a_whole_match_in_a_terminal(tmp_path: Path) -> None:
     path = tmp_path / "match.baloot"
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "baloot", "play", "--seed", "3", "--delay", "0"],
+        ["-m", "baloot", "play", "--seed", "3", "--delay", "0", "--bots", "heuristic"],
         encoding="utf-8",
         dimensions=(50, 120),
         timeout=30,
@@ -127,12 +127,11 @@ def test_a_whole_match_in_a_terminal(tmp_path: Path) -> None:
     result = replay(record)
     assert result.hands[-1].is_over and result.winner is not None
     assert result.winner.name == winners[0]
-    # Nobody named the bots: the three are the documented default level.
     assert record.metadata["players"] == {
-        "N": "bot:medium",
-        "W": "bot:medium",
+        "N": "bot:heuristic",
+        "W": "bot:heuristic",
         "S": "you",
-        "E": "bot:medium",
+        "E": "bot:heuristic",
     }
     totals = f"{result.totals[0]} to {result.totals[1]} (NS to EW)"
     assert totals in text
@@ -256,8 +255,15 @@ def test_end_of_input_ends_cleanly_and_keeps_the_match_so_far(tmp_path: Path) ->
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "End of input: the game stops here" in done.stdout
-    result = replay(loads(path.read_text(encoding="utf-8")))
-    assert result.winner is None
+    record = loads(path.read_text(encoding="utf-8"))
+    assert replay(record).winner is None
+    # Nobody named the bots: the three are the documented default level.
+    assert record.metadata["players"] == {
+        "N": "bot:medium",
+        "W": "bot:medium",
+        "S": "you",
+        "E": "bot:medium",
+    }
 
 
 def test_arabic(tmp_path: Path) -> None:

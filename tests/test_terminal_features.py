@@ -27,10 +27,21 @@ from baloot.table import WaitKind
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 
 
+def quick(args: tuple[str, ...]) -> tuple[str, ...]:
+    """``args`` with heuristic bots unless they name the bots or resume a match.
+
+    The default bots search for real and a whole match against them takes many seconds; these
+    tests are about the table, which is the same whatever the bots are.
+    """
+    if "--bots" in args or "--resume" in args:
+        return args
+    return ("--bots", "heuristic", *args)
+
+
 def options(*args: str) -> Options:
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    return parse_options(parser.parse_args(["--delay", "0", *args]))
+    return parse_options(parser.parse_args(["--delay", "0", *quick(args)]))
 
 
 Reader = Callable[[Game], str | bytes]
@@ -72,7 +83,7 @@ def play(
     data = stdin.encode() if isinstance(stdin, str) else stdin
     env = dict(os.environ, NO_COLOR="1", PYTHONIOENCODING="utf-8")
     return subprocess.run(
-        [sys.executable, "-m", "baloot", "play", *args],
+        [sys.executable, "-m", "baloot", "play", *quick(args)],
         input=data,
         capture_output=True,
         timeout=timeout,
@@ -211,7 +222,7 @@ def test_sawa_is_offered_only_when_sure_and_claiming_plays_the_rest() -> None:
 
     _, out, status = run_game(reader, seed="1")
     assert status == 0
-    assert claims, "seed 1 meets a sure claim in hand 3"
+    assert claims, "a match of seed 1 meets a sure claim"
     assert "Your cards win every remaining trick: type c to claim the rest (Sawa)." in out
     assert "S (you) claims the rest (Sawa)" in out
 
@@ -347,7 +358,7 @@ def spawn(*args: str, env_state: Path) -> pexpect.spawn[str]:
     env.update(TERM="xterm-256color", PYTHONIOENCODING="utf-8", XDG_STATE_HOME=str(env_state))
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "baloot", "play", "--delay", "0", *args],
+        ["-m", "baloot", "play", "--delay", "0", *quick(args)],
         encoding="utf-8",
         dimensions=(50, 120),
         timeout=30,
