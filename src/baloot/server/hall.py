@@ -525,17 +525,12 @@ class Hall:
                     try:
                         await self._store(self.store.append, table_id, steps)
                     except Exception as error:
-                        if not done.done():
-                            done.set_exception(error)
+                        _tell(done, error)
                     else:
-                        if not done.done():
-                            done.set_result(None)
+                        _tell(done)
             else:
                 for _, _, done in batch:
-                    # a waiter cancelled meanwhile (its connection closed) has nothing to hear;
-                    # the others of the batch must hear all the same
-                    if not done.done():
-                        done.set_result(None)
+                    _tell(done)
 
     async def _store(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -559,6 +554,20 @@ class Hall:
                     )
                     self._drop(idle, 1001)
             await asyncio.sleep(3600)
+
+
+def _tell(done: asyncio.Future[None], error: Exception | None = None) -> None:
+    """Tell a waiter of a group commit how its steps fared, unless it was cancelled meanwhile.
+
+    A waiter whose connection closed has nothing to hear; the others of its batch must hear
+    all the same (settling a cancelled future raises, and would leave them waiting).
+    """
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _record_url(table_id: str) -> str:
