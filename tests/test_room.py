@@ -680,7 +680,8 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     brings back the same match, the same ``v`` and the same remembered client ids."""
     harness, south = south_to_act(seed=5)
     room = harness.room
-    kept = room.take_steps()
+    start, kept = room.take_steps()
+    assert start == 0
     hand_over(harness, south)
     harness.send(south, {"type": "next", "id": "n1"})
     harness.bots()
@@ -689,7 +690,9 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     harness.send(south, {"type": "undo", "id": "u1"})
     harness.play_first_legal(south)
     harness.bots()
-    kept += room.take_steps()
+    following, more = room.take_steps()
+    assert following == len(kept)
+    kept += more
     assert {step.kind.value for step in kept} >= {"act", "bot", "next", "undo", "seat"}
     config = room.config(timer=30, public=True, created=1.0)
     again = Room.from_config(config, kept)
@@ -702,15 +705,16 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     repeated = again.receive(back, json.dumps({"type": "act", "id": "c1", "action": "S pass"}))
     assert [message for _, message in repeated] == [{"type": "ack", "id": "c1"}]
     assert again.v == room.v + 1  # only the seat message of the connection
+    assert again.take_steps()[0] == len(kept)  # its journal goes on where it was
 
 
 def test_steps_are_taken_once_and_each_records_the_v_after_it() -> None:
     harness, south = south_to_act()
-    steps = harness.room.take_steps()
-    assert steps and steps[-1].v == harness.room.v
-    assert harness.room.take_steps() == []
+    start, steps = harness.room.take_steps()
+    assert start == 0 and steps and steps[-1].v == harness.room.v
+    assert harness.room.take_steps() == (len(steps), [])
     harness.play_first_legal(south)
-    (step,) = [s for s in harness.room.take_steps() if s.kind.value == "act"]
+    (step,) = [s for s in harness.room.take_steps()[1] if s.kind.value == "act"]
     assert step.seat is Seat.S and step.id == f"c{harness.ids}" and len(step.actions) == 1
 
 

@@ -541,8 +541,8 @@ def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
         hall = Hall(opener(), **FAST)
         await hall.start()
         try:
-            first = asyncio.create_task(hall._append("gone", []))
-            second = asyncio.create_task(hall._append("waiting", []))
+            first = asyncio.create_task(hall._append("gone", 0, []))
+            second = asyncio.create_task(hall._append("waiting", 0, []))
             await asyncio.sleep(0)  # both are in the batch being written
             first.cancel()
             await asyncio.wait([second], timeout=10)

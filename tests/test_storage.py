@@ -41,6 +41,11 @@ def steps(first_v: int, count: int) -> list[Step]:
     ]
 
 
+def playing(store: Store) -> list[tuple[TableConfig, list[Step]]]:
+    """The tables in play, each read."""
+    return [kept.read() for kept in store.playing()]
+
+
 def test_a_new_database_is_migrated_to_the_current_version(store: Store) -> None:
     assert store.version() == len(storage.MIGRATIONS) >= 1
     assert store.migrated == list(range(1, len(storage.MIGRATIONS) + 1))
@@ -51,7 +56,7 @@ def test_reopening_does_not_migrate_again(opener: Opener) -> None:
     again = opener()
     assert again.migrated == []
     assert again.version() == len(storage.MIGRATIONS)
-    assert [table.id for table, _ in again.playing()] == ["t1"]
+    assert [kept.id for kept in again.playing()] == ["t1"]
 
 
 def test_a_later_version_is_applied_on_open(
@@ -63,7 +68,7 @@ def test_a_later_version_is_applied_on_open(
     again = opener()
     assert again.migrated == [len(later)]
     assert again.version() == len(later)
-    assert [table.id for table, _ in again.playing()] == ["t1"]
+    assert [kept.id for kept in again.playing()] == ["t1"]
 
 
 def test_a_newer_database_is_refused(store: Store, opener: Opener) -> None:
@@ -79,11 +84,12 @@ def test_tables_and_steps_round_trip_in_order(store: Store, opener: Opener) -> N
     store.create(first)
     store.create(second)
     bot = Step(StepKind.BOT, 1, Seat.E, None, ("E pass",))
-    store.append("t1", [bot])
-    store.append("t2", steps(1, 3))
-    store.append("t1", steps(2, 2))
-    store.append("t2", [Step(StepKind.DEAL, 4), Step(StepKind.CLAIM, 5, Seat.N, "x", ("a", "b"))])
-    store.append("t1", [])
+    store.append("t1", [bot], first=0)
+    store.append("t2", steps(1, 3), first=0)
+    store.append("t1", steps(2, 2), first=1)
+    claim = Step(StepKind.CLAIM, 5, Seat.N, "x", ("a", "b"))
+    store.append("t2", [Step(StepKind.DEAL, 4), claim], first=3)
+    store.append("t1", [], first=0)  # nothing to keep: whatever it says
     expected = [
         (first, [bot, *steps(2, 2)]),
         (
@@ -95,8 +101,9 @@ def test_tables_and_steps_round_trip_in_order(store: Store, opener: Opener) -> N
             ],
         ),
     ]
-    assert store.playing() == expected
-    assert opener().playing() == expected
+    assert playing(store) == expected
+    assert playing(opener()) == expected
+    assert store.kept("t2") == opener().playing()[1] and store.kept("nonesuch") is None
 
 
 def test_a_batch_keeps_several_tables_steps_in_one_transaction_all_or_none(
@@ -104,11 +111,26 @@ def test_a_batch_keeps_several_tables_steps_in_one_transaction_all_or_none(
 ) -> None:
     store.create(config("t1"))
     store.create(config("t2"))
-    store.append_batch([("t1", steps(1, 2)), ("t2", steps(1, 1)), ("t1", steps(3, 1))])
-    assert [kept for _, kept in store.playing()] == [steps(1, 3), steps(1, 1)]
+    store.append_batch([("t1", 0, steps(1, 2)), ("t2", 0, steps(1, 1)), ("t1", 2, steps(3, 1))])
+    assert [kept for _, kept in playing(store)] == [steps(1, 3), steps(1, 1)]
     with pytest.raises(StorageError):
-        store.append_batch([("t2", steps(2, 1)), ("nonesuch", steps(1, 1))])
-    assert [kept for _, kept in store.playing()] == [steps(1, 3), steps(1, 1)]
+        store.append_batch([("t2", 1, steps(2, 1)), ("nonesuch", 0, steps(1, 1))])
+    assert [kept for _, kept in playing(store)] == [steps(1, 3), steps(1, 1)]
+
+
+def test_a_step_that_does_not_follow_the_kept_ones_is_refused(store: Store) -> None:
+    """Two copies of one table writing to its journal: the second one's steps do not follow,
+    and are refused instead of being mixed in."""
+    store.create(config("t1"))
+    store.append("t1", steps(1, 2), first=0)
+    for first in (0, 1, 3):
+        with pytest.raises(StorageError, match="another copy of the table is writing"):
+            store.append("t1", steps(3, 1), first=first)
+    with pytest.raises(StorageError, match="another copy"):
+        store.append_batch([("t1", 2, steps(3, 1)), ("t1", 2, steps(4, 1))])
+    assert [kept for _, kept in playing(store)] == [steps(1, 2)]
+    store.append("t1", steps(3, 1), first=2)
+    assert [kept for _, kept in playing(store)] == [steps(1, 3)]
 
 
 def test_a_table_id_is_created_once(store: Store) -> None:
@@ -119,7 +141,7 @@ def test_a_table_id_is_created_once(store: Store) -> None:
 
 def test_unknown_tables_are_refused(store: Store) -> None:
     with pytest.raises(StorageError, match="unknown table"):
-        store.append("nope", steps(1, 1))
+        store.append("nope", steps(1, 1), first=0)
     with pytest.raises(StorageError, match="unknown table"):
         store.seen("nope", 5.0)
     with pytest.raises(StorageError, match="unknown table"):
@@ -136,11 +158,11 @@ class Unwritable(Step):
 
 def test_append_is_all_or_nothing(store: Store) -> None:
     store.create(config("t1"))
-    store.append("t1", steps(1, 2))
+    store.append("t1", steps(1, 2), first=0)
     with pytest.raises(TypeError):
-        store.append("t1", [*steps(3, 2), Unwritable(StepKind.ACT, 5), *steps(6, 1)])
-    store.append("t1", steps(3, 1))
-    assert store.playing() == [(config("t1"), steps(1, 3))]
+        store.append("t1", [*steps(3, 2), Unwritable(StepKind.ACT, 5), *steps(6, 1)], first=2)
+    store.append("t1", steps(3, 1), first=2)
+    assert playing(store) == [(config("t1"), steps(1, 3))]
 
 
 def test_finish_then_history_and_record(store: Store) -> None:
@@ -152,7 +174,7 @@ def test_finish_then_history_and_record(store: Store) -> None:
     store.finish("t1", "format = 'baloot/1'\n", summary, when=50.0)
     store.finish("t3", "format = 'baloot/1'\n# t3\n", {"winner": "EW"}, when=60.0)
     assert store.match_record("t1") == ("over", "format = 'baloot/1'\n")
-    assert [table.id for table, _ in store.playing()] == ["t2"]
+    assert [kept.id for kept in store.playing()] == ["t2"]
     history = store.history()
     assert [(entry["id"], entry["status"], entry["finished"]) for entry in history] == [
         ("t3", "over", 60.0),
@@ -170,14 +192,14 @@ def test_close_idle_closes_only_idle_tables_with_humans(store: Store) -> None:
     store.create(config("bots", humans=(), created=10.0))
     store.create(config("over", created=10.0))
     store.create(config("acted", created=10.0))
-    store.append("idle", steps(1, 1))
-    store.append("acted", steps(1, 1), seen=99.0)
+    store.append("idle", steps(1, 1), first=0)
+    store.append("acted", steps(1, 1), first=0, seen=99.0)
     store.finish("over", "record", {}, when=20.0)
     store.seen("active", 100.0)
     store.seen("active", 90.0)  # never back in time
     assert store.close_idle(before=95.0, when=200.0) == ["idle"]
     assert store.close_idle(before=95.0, when=201.0) == []
-    assert [table.id for table, _ in store.playing()] == ["acted", "active", "bots"]
+    assert [kept.id for kept in store.playing()] == ["acted", "active", "bots"]
     assert store.match_record("idle") == ("closed", None)
     assert [(entry["id"], entry["status"], entry["summary"]) for entry in store.history()] == [
         ("idle", "closed", None),
@@ -191,7 +213,7 @@ def test_close_table_keeps_what_is_known(store: Store) -> None:
     store.close_table("t1", 70.0, {"totals": [40, 12]})
     assert store.match_record("t1") == ("closed", None)
     assert store.history()[0]["summary"] == {"totals": [40, 12]}
-    assert store.playing() == []
+    assert playing(store) == []
 
 
 def test_a_store_works_from_another_thread(opener: Opener) -> None:
@@ -201,7 +223,7 @@ def test_a_store_works_from_another_thread(opener: Opener) -> None:
     def work() -> None:
         try:
             store.create(config("t1"))
-            store.append("t1", steps(1, 3))
+            store.append("t1", steps(1, 3), first=0)
         except BaseException as error:  # pragma: no cover - reported below
             errors.append(error)
 
@@ -209,7 +231,7 @@ def test_a_store_works_from_another_thread(opener: Opener) -> None:
     thread.start()
     thread.join()
     assert errors == []
-    assert store.playing() == [(config("t1"), steps(1, 3))]
+    assert playing(store) == [(config("t1"), steps(1, 3))]
 
 
 def test_a_sqlite_target_is_a_path(tmp_path: Path) -> None:

@@ -17,7 +17,10 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's.
 
 Every response forbids framing and sniffing, sends no referrer (the links hold tokens) and
-allows scripts from the server alone.
+allows scripts from the server alone. Every error is JSON ``{"error": "…"}``: bad input a 4xx,
+storage that fails a 503. Text that could not be stored or sent back (a lone surrogate, a NUL)
+is refused where a body or a message is read; a table id that no table could have, a hand
+number or an offset beyond its bound is a 404 or a 400, before anything looks it up.
 """
 
 from __future__ import annotations
@@ -25,13 +28,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Final
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -42,9 +48,10 @@ from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server.hall import Hall, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, id_of, reject
+from baloot.server.messages import MAX_MESSAGE, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.room import Connection, RoomError
+from baloot.server.storage import StorageError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 
 #: The largest HTTP request body the API reads, in bytes.
@@ -55,9 +62,17 @@ RATE: Final = 20.0
 FLOOD: Final = 100
 #: Tables one client address may create a minute, and at once (beyond: 429), by default.
 CREATE_RATE: Final = 10
+#: The largest ``offset`` of ``GET /api/matches``, and hand number of a table.
+MAX_OFFSET: Final = 10**9
+MAX_HAND: Final = 10**4
 #: Close codes of the protocol.
 CLOSE_UNKNOWN_TABLE: Final = 4404
 CLOSE_POLICY: Final = 1008
+CLOSE_INTERNAL_ERROR: Final = 1011
+#: What a table id may be: a new table's id is 12 of these characters.
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+log = logging.getLogger("baloot.server")
 
 _STATIC = resources.files("baloot.server") / "static"
 _HEADERS: Final = {
@@ -96,20 +111,28 @@ def create_app(
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
         Route("/t/{table}", api.table_page),
-        Route("/t/{table}/hands/{hand:int}/analysis", _page("analysis")),
+        Route("/t/{table}/hands/{hand}/analysis", api.analysis_page),
         Route("/api/options", api.options),
         Route("/api/tables", api.create, methods=["POST"]),
         Route("/api/tables", api.public),
         Route("/api/tables/{table}", api.describe),
         Route("/api/tables/{table}/sheet", api.sheet),
-        Route("/api/tables/{table}/hands/{hand:int}/analysis", api.analysis),
+        Route("/api/tables/{table}/hands/{hand}/analysis", api.analysis),
         Route("/api/matches", api.matches),
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            HTTPException: _http_error,
+            StorageError: _storage_error,
+            Exception: _unexpected_error,
+        },
+    )
     app.add_middleware(_SecurityHeaders)
     return app
 
@@ -158,17 +181,54 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+async def _http_error(_: HTTPConnection, error: Exception) -> Response:
+    """No such route, or a method it does not take: said in JSON, as every error is."""
+    assert isinstance(error, HTTPException)
+    return _error(error.status_code, str(error.detail).lower())
+
+
+async def _storage_error(connection: HTTPConnection, error: Exception) -> Response:
+    """Storage that fails: 503 (the request may be tried again), and one line in the log."""
+    log.error("%s %s: %s", getattr(connection, "method", "GET"), connection.url.path, error)
+    return _error(503, "the server cannot reach its storage now; try again later")
+
+
+async def _unexpected_error(_: HTTPConnection, __: Exception) -> Response:
+    """A fault of the server's own (logged with its traceback): still JSON."""
+    return _error(500, "the server failed to answer; try again later")
+
+
 async def _json_body(request: Request) -> Any:
-    """The request's JSON body, at most :data:`MAX_BODY` bytes (a :class:`CreateError`)."""
+    """The request's JSON body, at most :data:`MAX_BODY` bytes, with no text that could not
+    be stored or sent back (a :class:`CreateError`)."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
             raise CreateError(f"the request body may hold at most {MAX_BODY} bytes")
     try:
-        return json.loads(body)
+        value = json.loads(body)
     except (ValueError, RecursionError):
         raise CreateError("the request body is not JSON") from None
+    if not storable(value):
+        raise CreateError(
+            "the request body holds text that cannot be kept (a lone surrogate or a NUL)"
+        )
+    return value
+
+
+def _number(text: str, largest: int) -> int | None:
+    """``text`` as a whole number from 0 to ``largest`` (plain digits), else None."""
+    if not re.fullmatch(r"[0-9]{1,12}", text):
+        return None
+    number = int(text)
+    return number if number <= largest else None
+
+
+def _table_id(connection: HTTPConnection) -> str | None:
+    """The path's table id, or None when no table could have it (never looked up)."""
+    table_id = str(connection.path_params["table"])
+    return table_id if _TABLE_ID.fullmatch(table_id) else None
 
 
 class _Api:
@@ -182,8 +242,7 @@ class _Api:
         self.creators: dict[str, _Bucket] = {}
 
     async def table_page(self, request: Request) -> Response:
-        table_id = request.path_params["table"]
-        known = self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+        known = await self._described(request)
         # An unknown table still gets the page (404), which says so in its language.
         return HTMLResponse(page_html("table", _lang(request)), status_code=200 if known else 404)
 
@@ -222,20 +281,30 @@ class _Api:
         return JSONResponse({"tables": self.hall.public_tables()})
 
     async def describe(self, request: Request) -> Response:
-        table_id = request.path_params["table"]
-        described = self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+        described = await self._described(request)
         if described is None:
             return _error(404, "no such table")
         return JSONResponse(described)
 
+    async def _described(self, request: Request) -> dict[str, Any] | None:
+        table_id = _table_id(request)
+        if table_id is None:
+            return None
+        return self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+
+    async def analysis_page(self, request: Request) -> Response:
+        known = _number(request.path_params["hand"], MAX_HAND) is not None
+        page = page_html("analysis", _lang(request))
+        return HTMLResponse(page, status_code=200 if known else 404)
+
     async def sheet(self, request: Request) -> Response:
         """The score sheet of a finished hand of a table in play, worded: what its
         ``hand-over`` said to everyone, for a page that came after it (a reload)."""
-        try:
-            number = int(request.query_params.get("hand", ""))
-        except ValueError:
+        number = _number(request.query_params.get("hand", ""), MAX_HAND)
+        if number is None:
             return _error(400, "hand is the number of a finished hand")
-        lines = self.hall.sheet(request.path_params["table"], number)
+        table_id = _table_id(request)
+        lines = None if table_id is None else self.hall.sheet(table_id, number)
         if lines is None:
             return _error(404, "no such finished hand at a table in play")
         return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request))})
@@ -243,22 +312,24 @@ class _Api:
     async def analysis(self, request: Request) -> Response:
         """A finished hand's analysis: 200 once computed, 202 while it is (started by the
         first request), 409 for a hand in progress, 404 for no such table or hand."""
-        table_id = request.path_params["table"]
-        answer = await self.hall.analysis(table_id, request.path_params["hand"])
+        table_id = _table_id(request)
+        number = _number(request.path_params["hand"], MAX_HAND)
+        if table_id is None or number is None:
+            return _error(404, "no such table or hand")
+        answer = await self.hall.analysis(table_id, number)
         headers = {"retry-after": "1"} if answer.status == 202 else None
         return JSONResponse(answer.body, status_code=answer.status, headers=headers)
 
     async def matches(self, request: Request) -> Response:
-        try:
-            offset = max(0, int(request.query_params.get("offset", "0")))
-        except ValueError:
-            return _error(400, "offset is a number")
+        offset = _number(request.query_params.get("offset", "0"), MAX_OFFSET)
+        if offset is None:
+            return _error(400, f"offset is a whole number from 0 to {MAX_OFFSET}")
         rows = await self.hall.history(50, offset)
         return JSONResponse({"matches": rows})
 
     async def record(self, request: Request) -> Response:
-        table_id = request.path_params["table"]
-        found = await self.hall.match_record(table_id)
+        table_id = _table_id(request)
+        found = None if table_id is None else await self.hall.match_record(table_id)
         if found is None:
             return _error(404, "no such match")
         record = found[1]
@@ -284,18 +355,23 @@ class _Api:
 
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        table_id = websocket.path_params["table"]
+        table_id = _table_id(websocket)
         token = websocket.query_params.get("token")
         try:
-            joined = await self.hall.connect(table_id, token)
+            joined = None if table_id is None else await self.hall.connect(table_id, token)
         except RoomError as error:
             await websocket.close(code=error.close_code, reason=str(error))
+            return
+        except StorageError as error:
+            log.error("a connection to table %s: %s", table_id, error)
+            reason = "the table cannot be read from storage now; try again"
+            await websocket.close(code=CLOSE_INTERNAL_ERROR, reason=reason)
             return
         if joined is None:
             await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="no such table in play")
             return
         live, connection, outbox = joined
-        sender = asyncio.create_task(_send_all(websocket, outbox))
+        sender = asyncio.create_task(self._send_all(websocket, live, connection, outbox))
         try:
             await self._read_all(websocket, live, connection, outbox)
         finally:
@@ -303,6 +379,30 @@ class _Api:
             outbox.close(1000)
             with contextlib.suppress(Exception):
                 await sender
+
+    async def _send_all(
+        self, websocket: WebSocket, live: Live, connection: Connection, outbox: Outbox
+    ) -> None:
+        """Send the outbox's messages in order until it is closed, then close the socket.
+
+        A message that cannot be sent ends the connection at once: its socket is closed
+        (1011) and its seat counts as gone, so that nobody at the table waits for a
+        connection that would hear nothing more.
+        """
+        while True:
+            message = await outbox.queue.get()
+            if message is None:
+                break
+            try:
+                text = json.dumps(message, ensure_ascii=False)
+                text.encode("utf-8")  # what cannot be encoded is found here, on any transport
+                await websocket.send_text(text)
+            except Exception:  # unencodable, or the socket is gone
+                outbox.close(CLOSE_INTERNAL_ERROR)
+                await self.hall.disconnect(live, connection)
+                break
+        with contextlib.suppress(Exception):
+            await websocket.close(code=outbox.close_code or 1000)
 
     async def _read_all(
         self, websocket: WebSocket, live: Live, connection: Connection, outbox: Outbox
@@ -362,20 +462,6 @@ class _Bucket:
             return False
         self.tokens -= 1
         return True
-
-
-async def _send_all(websocket: WebSocket, outbox: Outbox) -> None:
-    """Send the outbox's messages in order until it is closed, then close the socket."""
-    while True:
-        message = await outbox.queue.get()
-        if message is None:
-            break
-        try:
-            await websocket.send_text(json.dumps(message, ensure_ascii=False))
-        except Exception:  # the socket is gone: the reader sees it too
-            return
-    with contextlib.suppress(Exception):
-        await websocket.close(code=outbox.close_code or 1000)
 
 
 def _flags(rules: Rules) -> dict[str, Any]:

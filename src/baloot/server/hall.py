@@ -8,6 +8,14 @@ lock; and it keeps each table's one timer: the next bot decision (after a short 
 people can follow), a human's turn timer, the 30 s of a disconnected human, the 30 s after a
 ``hand-over``. On start it brings back every table in play from storage.
 
+A table id has at most one live copy in a server, ever. A table that fails (its steps cannot
+be stored, or a step cannot be applied) is dropped from memory and restored from storage on
+the next connection; that restore is single-flight: every connection that arrives meanwhile
+waits for the same one. A table whose kept rows cannot be read or replayed stays in storage
+as it is, is served to nobody (close code 4500) and is reported as ``unrestorable``; the
+other tables are served all the same. Storage's failures reach the hall as one
+:class:`~baloot.server.storage.StorageError` each, whatever the backend.
+
 A bot decides under a clock (:mod:`baloot.bots.clock`) of ``bot_seconds`` of wall time. A
 table may seat an operator's bot program (``baloot serve --bot``): its processes live as long
 as the table is in memory, and are ended when the match is over, when the table is closed or
@@ -35,11 +43,11 @@ from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
-from baloot.server.journal import Step, TableConfig
+from baloot.server.journal import KeptTable, Step, TableConfig
 from baloot.server.messages import Message
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
-from baloot.server.storage import Store
+from baloot.server.storage import StorageError, Store
 from baloot.table.table import WaitKind
 from baloot.view.sheet import explain
 from baloot.view.sheet import to_json as sheet_json
@@ -58,6 +66,10 @@ MAX_TABLES: Final = 2000
 MAX_CONNECTIONS: Final = 64
 #: The wall time a bot has for a decision (an external program is told it as ``clock_ms``).
 BOT_SECONDS: Final = 1.0
+#: The close code for a table kept in storage that could not be restored from it.
+CLOSE_UNRESTORABLE: Final = 4500
+#: The close code that asks a client to come back later (too many connections, a reload).
+CLOSE_TRY_AGAIN: Final = 1013
 
 T = TypeVar("T")
 
@@ -140,7 +152,11 @@ class Hall:
         self._housekeeping: asyncio.Task[None] | None = None
         self._stopping = False
         self._faulted: set[str] = set()
-        self._unwritten: list[tuple[str, list[Step], asyncio.Future[None]]] = []
+        self._restoring: dict[str, asyncio.Future[Live | None]] = {}
+        self.unrestorable: dict[str, str] = {}
+        """The tables in play that could not be restored, and why (for the log, never a
+        client: a replay's error may speak of cards)."""
+        self._unwritten: list[tuple[str, int, list[Step], asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Future[None]] = set()
         self.analyses = Analyses(
@@ -150,16 +166,10 @@ class Hall:
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
-        """Bring back every table in play from storage, and start housekeeping."""
-        for config, steps in await self._store(self.store.playing):
-            try:
-                room = Room.from_config(config, steps, record_url=_record_url(config.id))
-            except Exception:
-                log.exception("table %s could not be restored; it stays in storage", config.id)
-                continue
-            live = Live(room, config)
-            self.tables[config.id] = live
-            self._schedule(live)
+        """Bring back every table in play from storage, and start housekeeping. A table that
+        cannot be restored is left out (and logged in one line); the others are served."""
+        for kept in await self._store(self.store.playing):
+            self._restore(kept)
         self._housekeeping = asyncio.create_task(self._keep_house())
 
     async def stop(self) -> None:
@@ -228,10 +238,18 @@ class Hall:
         return out
 
     def describe(self, table_id: str) -> dict[str, Any] | None:
-        """What anyone may know of a table in memory (no token), or None."""
+        """What anyone may know of a table in memory (no token), or of one that could not be
+        restored; None for any other."""
         live = self.tables.get(table_id)
         if live is None:
-            return None
+            if table_id not in self.unrestorable:
+                return None
+            return {
+                "table": table_id,
+                "status": "unrestorable",
+                "error": "the table could not be restored from storage, where it is kept as it "
+                "was; the server's log says why",
+            }
         config = live.config
         return {
             "table": table_id,
@@ -307,22 +325,35 @@ class Hall:
     async def connect(
         self, table_id: str, token: str | None
     ) -> tuple[Live, Connection, Outbox] | None:
-        """Connect to a table (None: no such table in play). A wrong token raises
-        :class:`~baloot.server.room.RoomError` (close code 4403)."""
+        """Connect to a table (None: no such table in play). A wrong token, a table that
+        could not be restored or one that takes no more connections raises
+        :class:`~baloot.server.room.RoomError` (close code 4403, 4500, 1013); storage that
+        fails while a table is restored, a :class:`StorageError`."""
         live = self.tables.get(table_id)
         if live is None and table_id in self._faulted:
             live = await self._revive(table_id)
         if live is None:
+            if table_id in self.unrestorable:
+                raise RoomError("the table could not be restored from storage", CLOSE_UNRESTORABLE)
             return None
-        if len(live.outboxes) >= MAX_CONNECTIONS:
-            raise RoomError("the table has as many connections as it takes; try later", 1013)
         async with live.lock:
+            if self.tables.get(table_id) is not live:  # it failed while this one waited
+                raise RoomError("the table is being reloaded; connect again", CLOSE_TRY_AGAIN)
+            if len(live.outboxes) >= MAX_CONNECTIONS:
+                raise RoomError(
+                    "the table has as many connections as it takes; try later", CLOSE_TRY_AGAIN
+                )
+            if live.room.seat_of(token) is not None:
+                await self._seen(table_id)
             connection, out = live.room.connect(token)
             outbox = Outbox()
             live.outboxes[connection] = outbox
-            if connection.seat is not None:
-                await self._store(self.store.seen, table_id, self.clock())
-            await self._commit(live, out)
+            try:
+                await self._commit(live, out)
+            except BaseException:  # cancelled: a connection never handed out is undone
+                live.outboxes.pop(connection, None)
+                live.room.disconnect(connection)
+                raise
         return live, connection, outbox
 
     async def receive(self, live: Live, connection: Connection, text: str) -> None:
@@ -338,80 +369,125 @@ class Hall:
                     )
                 else:
                     out = live.room.receive(connection, text)
-            except Exception:
-                self._fault(live)
+            except Exception as error:
+                self._fault(live, error)
                 return
             await self._commit(live, out)
 
     async def disconnect(self, live: Live, connection: Connection) -> None:
-        """A connection closed."""
+        """A connection closed, or its messages could not be sent (said once; a second time
+        does nothing)."""
         async with live.lock:
             live.outboxes.pop(connection, None)
-            if self.tables.get(live.room.id) is not live:
-                return  # dropped after a fault: storage, not this room, is the truth
+            if not connection.open or self.tables.get(live.room.id) is not live:
+                return  # gone already, or dropped after a fault: storage is the truth
             out = live.room.disconnect(connection)
             if connection.seat is not None:
-                await self._store(self.store.seen, live.room.id, self.clock())
+                await self._seen(live.room.id)
             await self._commit(live, out)
         if live.finished and not live.outboxes:
-            self.tables.pop(live.room.id, None)
+            self._forget(live)
 
     # ------------------------------------------------------------------ inside
 
     async def _commit(self, live: Live, out: list[Outgoing]) -> None:
-        """Store the room's new steps, then send ``out``, then set the table's clock.
+        """Store the room's new steps (and the record, once the match is over), then send
+        ``out``, then set the table's clock.
 
         A table whose steps cannot be stored is dropped from memory (its connections closed
-        with 1011): what storage holds is then the truth, brought back on the next start.
+        with 1011): what storage holds is then the truth, brought back on the next connection.
         """
-        steps = live.room.take_steps()
-        if steps:
-            try:
-                await self._append(live.room.id, steps)
-            except Exception:  # the database's own errors, whatever the backend
-                self._fault(live)
-                return
+        table_id = live.room.id
+        first, steps = live.room.take_steps()
+        try:
+            if steps:
+                await self._append(table_id, first, steps)
+            if live.room.table.match.is_over and not live.finished:
+                record, summary = _record(live), _summary(live)
+                await self._store(self.store.finish, table_id, record, summary, self.clock())
+                live.finished = True
+                self._release(live)
+        except Exception as error:  # storage's failures, and a record that cannot be made
+            self._fault(live, error)
+            return
         for connection, message in out:
             outbox = live.outboxes.get(connection)
             if outbox is not None:
                 outbox.put(message)
-        await self._finish_if_over(live)
+        if live.finished and not live.outboxes:  # nobody watches: nothing more to keep
+            self._forget(live)
         self._schedule(live)
 
-    def _fault(self, live: Live) -> None:
+    def _fault(self, live: Live, error: Exception) -> None:
         """Something failed inside the table: what storage holds is the truth. The table is
         dropped from memory (its connections closed with 1011) and brought back from storage
         when someone connects again."""
-        log.exception(
-            "table %s failed; it is reloaded from storage on the next connection", live.room.id
-        )
+        table_id = live.room.id
+        if isinstance(error, StorageError):
+            log.error(
+                "table %s failed: %s; it is reloaded from storage on the next connection",
+                table_id,
+                error,
+            )
+        else:
+            log.error(
+                "table %s failed; it is reloaded from storage on the next connection",
+                table_id,
+                exc_info=error,
+            )
+        if self.tables.get(table_id) is live:
+            self._faulted.add(table_id)
         self._drop(live, 1011)
-        self._faulted.add(live.room.id)
 
     async def _revive(self, table_id: str) -> Live | None:
-        try:
-            playing = await self._store(self.store.playing)
-        except Exception:
-            log.exception("table %s could not be reloaded from storage", table_id)
-            return None
+        """The failed table ``table_id`` restored from storage, once: every connection that
+        asks while it is restored waits for the same restore (a second copy would play and
+        write on its own)."""
+        restoring = self._restoring.get(table_id)
+        if restoring is None:
+            restoring = asyncio.ensure_future(self._reload(table_id))
+            self._restoring[table_id] = restoring
+            restoring.add_done_callback(lambda _: self._restoring.pop(table_id, None))
+        # A connection that gives up waiting does not stop the restore for the others.
+        return await asyncio.shield(restoring)
+
+    async def _reload(self, table_id: str) -> Live | None:
+        kept = await self._store(self.store.kept, table_id)
         self._faulted.discard(table_id)
-        for config, steps in playing:
-            if config.id == table_id:
-                room = Room.from_config(config, steps, record_url=_record_url(table_id))
-                live = Live(room, config)
-                self.tables[table_id] = live
-                async with live.lock:
-                    self._schedule(live)
-                return live
-        return None
+        if table_id in self.tables:
+            return self.tables[table_id]
+        return None if kept is None else self._restore(kept)
+
+    def _restore(self, kept: KeptTable) -> Live | None:
+        """The table ``kept`` back in memory with its clock set; None when its rows cannot be
+        read or replayed (logged in one line, noted in :attr:`unrestorable`; storage keeps
+        them as they are)."""
+        try:
+            config, steps = kept.read()
+            room = Room.from_config(config, steps, record_url=_record_url(kept.id))
+        except Exception as error:
+            reason = _first_line(error)
+            log.error("table %s could not be restored; it stays in storage: %s", kept.id, reason)
+            self.unrestorable[kept.id] = reason
+            return None
+        self.unrestorable.pop(kept.id, None)
+        live = Live(room, config)
+        self.tables[kept.id] = live
+        self._schedule(live)  # nobody else can hold the lock of a table not yet served
+        return live
 
     def _drop(self, live: Live, code: int) -> None:
         if live.timer is not None:
             live.timer.cancel()
         for outbox in live.outboxes.values():
             outbox.close(code)
-        self.tables.pop(live.room.id, None)
+        self._forget(live)
         self._release(live)
+
+    def _forget(self, live: Live) -> None:
+        """Take ``live`` out of memory, unless another copy has taken its place."""
+        if self.tables.get(live.room.id) is live:
+            del self.tables[live.room.id]
 
     def _release(self, live: Live) -> None:
         """End the processes of the table's bot programs (``bye``, then 2 s at most), in a
@@ -422,17 +498,6 @@ class Hall:
         done = asyncio.get_running_loop().run_in_executor(None, close_all, bots)
         self._releasing.add(done)
         done.add_done_callback(self._releasing.discard)
-
-    async def _finish_if_over(self, live: Live) -> None:
-        table = live.room.table
-        if live.finished or not table.match.is_over:
-            return
-        live.finished = True
-        self._release(live)
-        record, summary = _record(live), _summary(live)
-        await self._store(self.store.finish, live.room.id, record, summary, self.clock())
-        if not live.outboxes:  # nobody watches: nothing more to keep in memory
-            self.tables.pop(live.room.id, None)
 
     def _schedule(self, live: Live) -> None:
         """Set the table's one timer for what it waits for now (the caller holds its lock)."""
@@ -479,8 +544,8 @@ class Hall:
                 live.timer = None  # from here on, nothing cancels this step
                 try:
                     out = await step()
-                except Exception:
-                    self._fault(live)
+                except Exception as error:
+                    self._fault(live, error)
                     return
                 await self._commit(live, out)
 
@@ -505,12 +570,13 @@ class Hall:
     async def _deal(self, live: Live) -> list[Outgoing]:
         return live.room.deal()
 
-    async def _append(self, table_id: str, steps: list[Step]) -> None:
-        """Store a table's steps: returns once they are on disk. The steps of every table
-        waiting meanwhile are written together, in one transaction (group commit): one disk
-        sync for many tables, so a busy server does not queue its acks behind each other's."""
+    async def _append(self, table_id: str, first: int, steps: list[Step]) -> None:
+        """Store a table's steps, numbered from ``first``: returns once they are on disk. The
+        steps of every table waiting meanwhile are written together, in one transaction
+        (group commit): one disk sync for many tables, so a busy server does not queue its
+        acks behind each other's."""
         done = asyncio.get_running_loop().create_future()
-        self._unwritten.append((table_id, steps, done))
+        self._unwritten.append((table_id, first, steps, done))
         if self._writing is None or self._writing.done():
             self._writing = asyncio.create_task(self._write())
         await done
@@ -519,41 +585,63 @@ class Hall:
         while self._unwritten:
             batch, self._unwritten = self._unwritten, []
             try:
-                await self._store(self.store.append_batch, [(t, s) for t, s, _ in batch])
-            except Exception:  # one table's steps may be at fault: write each alone
-                for table_id, steps, done in batch:
+                await self._store(self.store.append_batch, [(t, f, s) for t, f, s, _ in batch])
+            except StorageError:  # one table's steps may be at fault: write each alone
+                for table_id, first, steps, done in batch:
                     try:
-                        await self._store(self.store.append, table_id, steps)
-                    except Exception as error:
+                        append = functools.partial(self.store.append, first=first)
+                        await self._store(append, table_id, steps)
+                    except StorageError as error:
                         _tell(done, error)
                     else:
                         _tell(done)
             else:
-                for _, _, done in batch:
+                for *_, done in batch:
                     _tell(done)
 
     async def _store(self, call: Callable[..., T], *args: Any) -> T:
+        """``call`` in the writer thread; whatever it raises is a :class:`StorageError`."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, call, *args)
+        try:
+            return await loop.run_in_executor(self._writer, call, *args)
+        except StorageError:
+            raise
+        except Exception as error:
+            raise StorageError(f"storage failed: {_first_line(error)}") from error
+
+    async def _seen(self, table_id: str) -> None:
+        """Note that a human of the table is here, for the idle clock. A failure is logged,
+        not fatal: the idle clock is not the table's truth, and the next step stored says
+        whether storage works."""
+        try:
+            await self._store(self.store.seen, table_id, self.clock())
+        except StorageError as error:
+            log.warning("table %s: a player's presence was not noted: %s", table_id, error)
 
     async def _keep_house(self) -> None:
         """Every hour: tables whose humans stayed away longer than ``idle`` are closed."""
         while True:
-            now = self.clock()
-            for table_id, live in list(self.tables.items()):
-                if any(c.seat is not None for c in live.outboxes):
-                    await self._store(self.store.seen, table_id, now)
-            closed = await self._store(self.store.close_idle, now - self.idle, now)
-            for table_id in closed:
-                idle = self.tables.get(table_id)
-                if idle is None:
-                    continue
-                async with idle.lock:
-                    await self._store(
-                        self.store.close_table, table_id, now, _summary(idle), _record(idle)
-                    )
-                    self._drop(idle, 1001)
+            try:
+                await self._close_idle()
+            except StorageError as error:
+                log.warning("idle tables were not closed this hour: %s", error)
             await asyncio.sleep(3600)
+
+    async def _close_idle(self) -> None:
+        now = self.clock()
+        for table_id, live in list(self.tables.items()):
+            if any(c.seat is not None for c in live.outboxes):
+                await self._store(self.store.seen, table_id, now)
+        closed = await self._store(self.store.close_idle, now - self.idle, now)
+        for table_id in closed:
+            idle = self.tables.get(table_id)
+            if idle is None:
+                continue
+            async with idle.lock:
+                await self._store(
+                    self.store.close_table, table_id, now, _summary(idle), _record(idle)
+                )
+                self._drop(idle, 1001)
 
 
 def _tell(done: asyncio.Future[None], error: Exception | None = None) -> None:
@@ -568,6 +656,10 @@ def _tell(done: asyncio.Future[None], error: Exception | None = None) -> None:
         done.set_result(None)
     else:
         done.set_exception(error)
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _record_url(table_id: str) -> str:

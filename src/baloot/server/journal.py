@@ -6,20 +6,37 @@ made from the config gives back the same table, the same remembered client ids a
 ``v``: that is how a server restart resumes every table in play. Steps hold decisions as
 they were applied (a bot's included), never as a bot would choose them again.
 
+Storage hands a table back as a :class:`KeptTable`, its rows as they were stored; reading it
+checks every row, so that one bad row is one table that cannot be restored (a
+:class:`JournalError` naming the row), never a server that cannot start.
+
 >>> step = Step(StepKind.ACT, v=13, seat=Seat.S, id="c7", actions=("S play Jd",))
 >>> Step.from_json(step.to_json()) == step
 True
 >>> step.to_json()
 {'kind': 'act', 'v': 13, 'seat': 'S', 'id': 'c7', 'actions': ['S play Jd']}
+>>> Step.from_json({"kind": "jump", "v": 1})
+Traceback (most recent call last):
+...
+baloot.server.journal.JournalError: unknown step kind 'jump'
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
+from baloot.core.errors import BalootError
 from baloot.core.seats import Seat
+
+T = TypeVar("T")
+
+
+class JournalError(BalootError):
+    """A kept row that is not what this code writes: the table cannot be restored from it."""
 
 
 class StepKind(Enum):
@@ -63,15 +80,22 @@ class Step:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Step:
-        """A step as :meth:`to_json` wrote it."""
-        seat = data.get("seat")
+    def from_json(cls, data: object) -> Step:
+        """A step as :meth:`to_json` wrote it, checked (a :class:`JournalError`)."""
+        data = _object(data, "a step")
+        kind = data.get("kind")
+        if kind not in {k.value for k in StepKind}:
+            raise JournalError(f"unknown step kind {str(kind)[:20]!r}")
+        seat = _optional(data, "seat", str)
+        if seat is not None and seat not in Seat.__members__:
+            raise JournalError(f"unknown seat {seat[:8]!r} in a step")
+        actions = _typed(data.get("actions", []), list, "a step's actions")
         return cls(
-            StepKind(data["kind"]),
-            int(data["v"]),
+            StepKind(kind),
+            _typed(data.get("v"), int, "a step's v"),
             None if seat is None else Seat[seat],
-            data.get("id"),
-            tuple(data.get("actions", ())),
+            _optional(data, "id", str),
+            tuple(_typed(action, str, "an action") for action in actions),
         )
 
 
@@ -119,17 +143,109 @@ class TableConfig:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableConfig:
-        """A config as :meth:`to_json` wrote it."""
+    def from_json(cls, data: object) -> TableConfig:
+        """A config as :meth:`to_json` wrote it, checked (a :class:`JournalError`)."""
+        data = _object(data, "a table's config")
+        players = _typed(data.get("players"), dict, "the players")
+        if sorted(players) != sorted(Seat.__members__) or not all(
+            isinstance(label, str) for label in players.values()
+        ):
+            raise JournalError("the players are not a label for each of N, E, S, W")
+        humans = _typed(data.get("humans"), list, "the human seats")
+        if not all(seat in players for seat in humans):
+            raise JournalError("the human seats are not seats")
+        rules = data.get("rules")
+        if not isinstance(rules, str | dict):
+            raise JournalError("the rules are neither a preset nor an object")
+        timer = data.get("timer")
+        if timer is not None and not _number(timer):
+            raise JournalError("the timer is not a number")
+        tokens = _typed(data.get("tokens"), dict, "the token digests")
+        created = data.get("created")
+        if not isinstance(created, int | float) or isinstance(created, bool):
+            raise JournalError("the creation time is not a number")
         return cls(
-            data["id"],
-            dict(data["players"]),
-            tuple(data["humans"]),
-            data["rules"],
-            int(data["seed"]),
-            data.get("timer"),
-            bool(data.get("public", False)),
-            dict(data["tokens"]),
-            float(data["created"]),
-            dict(data.get("extra", {})),
+            _typed(data.get("id"), str, "the table's id"),
+            dict(players),
+            tuple(humans),
+            rules,
+            _typed(data.get("seed"), int, "the seed"),
+            timer,
+            _typed(data.get("public", False), bool, "public"),
+            {str(seat): str(digest) for seat, digest in tokens.items()},
+            float(created),
+            dict(_typed(data.get("extra", {}), dict, "extra")),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class KeptTable:
+    """A table in play as storage keeps it: its config and its steps, as stored text.
+
+    >>> kept = KeptTable("t1", "{}", ())
+    >>> kept.read()
+    Traceback (most recent call last):
+    ...
+    baloot.server.journal.JournalError: table t1: its config: the players must be an object
+    >>> KeptTable("t1", "{}", ('{"kind": "deal", "v": 2}', "[")).steps_read()
+    Traceback (most recent call last):
+    ...
+    baloot.server.journal.JournalError: table t1: step 1 is not JSON
+    """
+
+    id: str
+    config: str
+    steps: tuple[str, ...]
+
+    def read(self) -> tuple[TableConfig, list[Step]]:
+        """The config and the steps, each row checked; a :class:`JournalError` names the
+        first row that is not what this code writes."""
+        config = self._row("its config", self.config, TableConfig.from_json)
+        if config.id != self.id:
+            raise JournalError(f"table {self.id}: its config is that of {config.id[:20]!r}")
+        return config, self.steps_read()
+
+    def steps_read(self) -> list[Step]:
+        """The steps, in order, each checked."""
+        return [self._row(f"step {n}", body, Step.from_json) for n, body in enumerate(self.steps)]
+
+    def _row(self, what: str, text: str, read: Any) -> Any:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise JournalError(f"table {self.id}: {what} is not JSON") from None
+        try:
+            return read(data)
+        except JournalError as error:
+            raise JournalError(f"table {self.id}: {what}: {error}") from None
+
+
+def _object(data: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(data, dict):
+        raise JournalError(f"{what} is not an object")
+    return data
+
+
+def _typed(value: object, kind: type[T], what: str) -> T:
+    """``value`` if it is a ``kind`` (a bool is no int here), else a :class:`JournalError`."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise JournalError(f"{what} must be {_NAMES[kind]}")
+    return value
+
+
+def _optional(data: Mapping[str, Any], key: str, kind: type[T]) -> T | None:
+    value = data.get(key)
+    return None if value is None else _typed(value, kind, f"a step's {key}")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+_NAMES: dict[type, str] = {
+    int: "an integer",
+    str: "text",
+    list: "a list",
+    dict: "an object",
+    bool: "true or false",
+}

@@ -3,6 +3,9 @@ read and checked, the server's built.
 
 A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a string
 ``type``; anything else is :class:`Refused` with the protocol's code, answered by a ``reject``.
+Text that could not be stored or sent back (:func:`storable`) is refused as the message is
+read, before anything is applied: a reply that quotes it could not be encoded, and a step that
+holds it could not be written.
 
 >>> parse('{"type": "act", "id": "c7", "action": "S play Jd"}')["action"]
 'S play Jd'
@@ -11,6 +14,11 @@ A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a st
 ... except Refused as refused:
 ...     reject(refused.id, refused.code, refused.reason)
 {'type': 'reject', 'id': None, 'code': 'bad_message', 'reason': 'a message is a JSON object'}
+>>> try:
+...     parse('{"type": "act", "id": "\\ud800", "action": "S pass"}')
+... except Refused as refused:
+...     refused.code, refused.id
+('bad_message', None)
 """
 
 from __future__ import annotations
@@ -81,9 +89,42 @@ def parse(text: str) -> Message:
         raise Refused(None, "bad_json", "the message is not JSON") from None
     if not isinstance(message, dict):
         raise Refused(None, "bad_message", "a message is a JSON object")
+    if not storable(message):
+        id_ = id_of(message)
+        raise Refused(
+            id_ if id_ is not None and storable(id_) else None,
+            "bad_message",
+            "the message holds text that cannot be kept (a lone surrogate or a NUL character)",
+        )
     if not isinstance(message.get("type"), str):
         raise Refused(id_of(message), "bad_message", "a message needs a type")
     return message
+
+
+def storable(value: object) -> bool:
+    """True unless ``value`` (JSON as read) holds text that UTF-8 cannot encode (a lone
+    surrogate, which a JSON escape may carry) or a NUL (which PostgreSQL's text refuses),
+    in a key or a value, at any depth.
+
+    >>> storable({"id": "c1", "names": ["سعد"]}), storable(["ok", {"k\\x00": 1}])
+    (True, False)
+    """
+    unread = [value]
+    while unread:  # a loop, not recursion: JSON may nest as deep as the parser allows
+        item = unread.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return False
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            unread += item.keys()
+            unread += item.values()
+        elif isinstance(item, list):
+            unread += item
+    return True
 
 
 def id_of(message: Message) -> str | None:

@@ -171,6 +171,7 @@ class Room:
         self._numbers = count(1)
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
+        self._taken = 0
         self._stood_in: set[Seat] = set()
         #: Bot seats whose operator's program failed, its stand-in playing for it.
         self._failing: set[Seat] = set()
@@ -237,11 +238,14 @@ class Room:
 
     # ------------------------------------------------------------------ the journal
 
-    def take_steps(self) -> list[Step]:
+    def take_steps(self) -> tuple[int, list[Step]]:
         """The steps taken since the last call, to be stored before their messages are sent
-        (so that nothing acknowledged is ever lost)."""
-        steps, self._steps = self._steps, []
-        return steps
+        (so that nothing acknowledged is ever lost), and the number of the first of them: a
+        table's steps are numbered from 0 in its life, restored ones included, so that its
+        journal can refuse steps that do not follow (another copy of the table)."""
+        first, steps, self._steps = self._taken, self._steps, []
+        self._taken += len(steps)
+        return first, steps
 
     def restore(self, steps: Sequence[Step]) -> None:
         """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
@@ -262,6 +266,7 @@ class Room:
             if step.seat is not None and step.id is not None:
                 self._remembered[step.seat].add(step.id)
             self.v = step.v
+        self._taken += len(steps)
 
     def _journal(
         self,
@@ -282,12 +287,7 @@ class Room:
         had no connection, the ``seat`` message saying it is connected, to every other
         connection. An unknown token raises :class:`RoomError` (close code 4403).
         """
-        seat: Seat | None = None
-        if token is not None:
-            found = self._seat_of.get(token_digest(token))
-            if found is None:
-                raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
-            seat = found
+        seat = self.seat_of(token)
         out: list[Outgoing] = []
         if seat is not None and not self.connected(seat):
             self._stood_in.discard(seat)
@@ -295,6 +295,16 @@ class Room:
         connection = Connection(seat, next(self._numbers))
         self._connections.append(connection)
         return connection, [(connection, self._snapshot(seat)), *out]
+
+    def seat_of(self, token: str | None) -> Seat | None:
+        """The seat of ``token`` (None: a spectator's connection); an unknown token raises
+        :class:`RoomError` (close code 4403)."""
+        if token is None:
+            return None
+        seat = self._seat_of.get(token_digest(token))
+        if seat is None:
+            raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
+        return seat
 
     def disconnect(self, connection: Connection) -> list[Outgoing]:
         """``connection`` is closed; a ``seat`` message when its seat has none left."""

@@ -8,8 +8,13 @@ each finished match's record and summary (for the history and
 URL, otherwise a SQLite file path (``:memory:`` too).
 
 Every method is one transaction, committed before it returns: the server persists a step
-before it acknowledges it. Methods are synchronous and meant for one writer thread; a store
-may be used from a thread other than the one that opened it (a lock guards the connection).
+before it acknowledges it. Steps are numbered from 0 in a table's life, and whoever appends
+them says which number comes first: a step that is not the next one is refused, so that a
+second copy of a table writing to the same journal fails loudly instead of mixing its steps
+in. The database's own failures (a full disk, a lost connection) are raised as
+:class:`StorageError`, one line each. Methods are synchronous and meant for one writer
+thread; a store may be used from a thread other than the one that opened it (a lock guards
+the connection).
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a commit is on disk when ``append``
 returns, so neither a crash nor a power cut loses an acknowledged step. Measured on the
@@ -26,14 +31,20 @@ The schema is versioned: ``schema_version`` holds the version, and :data:`MIGRAT
 the SQL of each version in order; opening a store applies the missing versions, one
 transaction each. A database newer than this code is refused with a :class:`StorageError`.
 
+>>> from baloot.core.seats import Seat
 >>> from baloot.server.journal import Step, StepKind, TableConfig
 >>> store = open_store(":memory:")
 >>> config = TableConfig("t1", {"N": "bot:heuristic", "E": "bot:heuristic", "S": "Saad",
 ...     "W": "bot:heuristic"}, ("S",), "classic", 7, None, True, {"S": "ab12"}, 1700000000.0)
 >>> store.create(config)
->>> store.append("t1", [Step(StepKind.ACT, v=2, id="c1", actions=("S pass",))])
->>> [(table.id, [step.v for step in steps]) for table, steps in store.playing()]
+>>> store.append("t1", [Step(StepKind.ACT, v=2, id="c1", actions=("S pass",))], first=0)
+>>> [(table.id, [step.v for step in steps]) for table, steps in
+...     (kept.read() for kept in store.playing())]
 [('t1', [2])]
+>>> store.append("t1", [Step(StepKind.SEAT, v=3, seat=Seat.S)], first=0)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+baloot.server.storage.StorageError: table t1 goes on at step 1, not 0: another copy ...
 >>> store.match_record("t1")
 ('playing', None)
 >>> store.finish("t1", "format = 'baloot/1'\\n", {"winner": "NS"}, when=1700000900.0)
@@ -53,14 +64,14 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Final, Literal, Self
 
 import psycopg
 from psycopg import sql
 
 from baloot.core.errors import BalootError
-from baloot.server.journal import Step, TableConfig
+from baloot.server.journal import KeptTable, Step, TableConfig
 
 #: A table's status: in play, over (its record is kept), or closed unfinished.
 Status = Literal["playing", "over", "closed"]
@@ -221,51 +232,70 @@ class Store:
                 ),
             )
 
-    def append(self, table_id: str, steps: Sequence[Step], *, seen: float | None = None) -> None:
-        """Keep a table's next steps, all or none, on disk when this returns; they are
-        numbered on from the steps already kept. ``seen`` also does what :meth:`seen` does, in
-        the same transaction (one commit, not two, for a human's action)."""
+    def append(
+        self, table_id: str, steps: Sequence[Step], *, first: int, seen: float | None = None
+    ) -> None:
+        """Keep a table's next steps, numbered from ``first``, all or none, on disk when this
+        returns; refused (a :class:`StorageError`) unless ``first`` is the number after the
+        steps kept. ``seen`` also does what :meth:`seen` does, in the same transaction (one
+        commit, not two, for a human's action)."""
         with self._transaction() as run:
-            self._append(run, table_id, steps)
+            self._append(run, table_id, first, steps)
             if seen is not None:
                 self._seen(run, table_id, seen)
 
-    def append_batch(self, batch: Sequence[tuple[str, Sequence[Step]]]) -> None:
-        """Keep the next steps of several tables in one transaction, all or none: one commit
-        (one disk sync) for what many tables did at once."""
+    def append_batch(self, batch: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
+        """Keep the next steps of several tables (``(table_id, first, steps)`` each) in one
+        transaction, all or none: one commit (one disk sync) for what many tables did at once."""
         with self._transaction() as run:
-            for table_id, steps in batch:
-                self._append(run, table_id, steps)
+            for table_id, first, steps in batch:
+                self._append(run, table_id, first, steps)
 
     @staticmethod
-    def _append(run: _Run, table_id: str, steps: Sequence[Step]) -> None:
+    def _append(run: _Run, table_id: str, first: int, steps: Sequence[Step]) -> None:
         rows = run(
             "SELECT (SELECT MAX(n) FROM steps WHERE table_id = t.id) FROM tables t WHERE t.id = ?",
             (table_id,),
         )
         if not rows:
             raise StorageError(f"unknown table {table_id}")
-        first = 0 if rows[0][0] is None else int(rows[0][0]) + 1
+        following = 0 if rows[0][0] is None else int(rows[0][0]) + 1
+        if steps and first != following:
+            raise StorageError(
+                f"table {table_id} goes on at step {following}, not {first}: another copy of "
+                "the table is writing"
+            )
         run.many(
             "INSERT INTO steps (table_id, n, body) VALUES (?, ?, ?)",
             ((table_id, n, _dumps(step.to_json())) for n, step in enumerate(steps, first)),
         )
 
-    def playing(self) -> list[tuple[TableConfig, list[Step]]]:
-        """Every table in play with its steps in order, oldest table first: what a restarted
-        server resumes."""
+    def playing(self) -> list[KeptTable]:
+        """Every table in play with its steps in order, oldest table first, as stored: what a
+        restarted server resumes (each read on its own, :meth:`KeptTable.read`)."""
+        return self._kept("")
+
+    def kept(self, table_id: str) -> KeptTable | None:
+        """The table ``table_id`` if it is in play, as stored; else None."""
+        found = self._kept(" AND t.id = ?", table_id)
+        return found[0] if found else None
+
+    def _kept(self, where: str, *parameters: str) -> list[KeptTable]:
         with self._transaction() as run:
             tables = run(
-                "SELECT id, config FROM tables WHERE status = 'playing' ORDER BY created, id"
+                f"SELECT id, config FROM tables t WHERE status = 'playing'{where}"
+                " ORDER BY created, id",
+                parameters,
             )
             bodies = run(
                 "SELECT s.table_id, s.body FROM steps s JOIN tables t ON t.id = s.table_id"
-                " WHERE t.status = 'playing' ORDER BY s.table_id, s.n"
+                f" WHERE t.status = 'playing'{where} ORDER BY s.table_id, s.n",
+                parameters,
             )
-        steps: dict[str, list[Step]] = {str(table_id): [] for table_id, _ in tables}
+        steps: dict[str, list[str]] = {str(table_id): [] for table_id, _ in tables}
         for table_id, body in bodies:
-            steps[table_id].append(Step.from_json(json.loads(body)))
-        return [(TableConfig.from_json(json.loads(config)), steps[id_]) for id_, config in tables]
+            steps[table_id].append(body)
+        return [KeptTable(id_, config, tuple(steps[id_])) for id_, config in tables]
 
     def seen(self, table_id: str, when: float) -> None:
         """Note that a human of the table was connected or acted at ``when`` (never going
@@ -291,7 +321,7 @@ class Store:
                 " ORDER BY created, id",
                 (before,),
             )
-            idle = [str(id_) for id_, config in rows if json.loads(config).get("humans")]
+            idle = [str(id_) for id_, config in rows if _has_humans(config)]
             run.many(
                 "UPDATE tables SET status = 'closed', finished = ? WHERE id = ?",
                 ((when, id_) for id_ in idle),
@@ -350,11 +380,11 @@ class Store:
             {
                 "id": id_,
                 "status": status,
-                "players": json.loads(config)["players"],
+                "players": _read_json(config, "players") or {},
                 "public": bool(public),
                 "created": created,
                 "finished": finished,
-                "summary": None if summary is None else json.loads(summary),
+                "summary": None if summary is None else _read_json(summary),
             }
             for id_, status, config, public, created, finished, summary in rows
         ]
@@ -397,6 +427,19 @@ class Store:
 
     # -- the connection -----------------------------------------------------------------
 
+    def check(self) -> None:
+        """Raise :class:`StorageError` when the database reports itself damaged (SQLite's
+        ``quick_check``), so that a server refuses it in one line instead of failing on it
+        later; PostgreSQL keeps its own integrity."""
+        if self._postgres:
+            return
+        with self._transaction() as run:
+            problems = [str(row[0]) for row in run("PRAGMA quick_check(1)")]
+        if problems != ["ok"]:
+            raise StorageError(
+                f"the {self.where} is damaged ({problems[0][:200]}): restore it from a backup"
+            )
+
     def _known(self, run: _Run, table_id: str) -> None:
         """Raise :class:`StorageError` unless the table is kept."""
         if not run("SELECT 1 FROM tables WHERE id = ?", (table_id,)):
@@ -408,14 +451,18 @@ class Store:
         it raises."""
         with self._lock:
             connection = self._connection
-            if isinstance(connection, sqlite3.Connection):
-                connection.execute("BEGIN IMMEDIATE")
             try:
-                yield _Run(connection)
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
+                if isinstance(connection, sqlite3.Connection):
+                    connection.execute("BEGIN IMMEDIATE")
+                try:
+                    yield _Run(connection)
+                    connection.commit()
+                except BaseException:
+                    with suppress(sqlite3.Error, psycopg.Error):
+                        connection.rollback()
+                    raise
+            except (sqlite3.Error, psycopg.Error, OSError) as error:
+                raise StorageError(f"the {self.where} failed: {_first_line(error)}") from error
 
 
 class _Run:
@@ -444,6 +491,28 @@ class _Run:
 def _postgres(statement: str) -> sql.SQL:
     """A statement with ``?`` placeholders in PostgreSQL's ``%s`` style."""
     return sql.SQL(statement.replace("?", "%s"))
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _read_json(text: str, key: str | None = None) -> Any:
+    """A kept JSON object (or its ``key``), None when the row cannot be read: a damaged row
+    of one table never stops a listing of all of them."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return data if key is None else data.get(key)
+
+
+def _has_humans(config: str) -> bool:
+    """True when a kept config names a human seat (a row that cannot be read has none: it is
+    never closed as idle, and stays in storage as it is)."""
+    return bool(_read_json(config, "humans"))
 
 
 def _dumps(value: Any) -> str:
