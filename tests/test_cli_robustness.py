@@ -395,6 +395,23 @@ def test_validate_says_a_number_beyond_its_bound_in_one_line_with_status_2(
     assert "not a record" in line and named in line and len(line) < 400
 
 
+def test_the_words_write_any_whole_number_without_an_error() -> None:
+    """The bound is the reader's; the words still never stop at a number (a total from code)."""
+    from baloot.cli.replay_text import render_replay
+    from baloot.words.strings import strings
+
+    huge = 16**4000
+    built = loads(record_text([]))
+    built.score_before = (huge, huge)  # a record built in code, never read
+    assert render_replay(replay(built), strings("en")).endswith(
+        "totals: NS 3.0e+4816, EW 3.0e+4816; match winner: none yet"
+    )
+    assert (
+        strings("en")("replay_totals", NS=huge, EW=-huge) == "totals: NS 3.0e+4816, EW -3.0e+4816"
+    )
+    assert strings("ar")("replay_totals", NS=huge, EW=3) == "المجموع: NS 3.0e+4816، EW 3"
+
+
 def test_pair_seeds_are_those_of_before() -> None:
     """The seeds, and so every arena verdict, stay what they were when drawn all at once."""
     assert pair_seeds(3, 4) == [
