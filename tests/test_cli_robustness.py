@@ -330,17 +330,86 @@ def test_a_bulk_file_whose_first_line_nests_deeply_is_not_a_record(tmp_path: Pat
         loads_all(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("second", ["-1", "0, 0"])
-def test_a_huge_hex_score_before_is_one_line(tmp_path: Path, second: str) -> None:
-    path = tmp_path / "hex.baloot"
-    score = "0x" + "f" * 4000
-    path.write_text(record_text([], extra=f"score_before = [{score}, {second}]\n"), "utf-8")
-    for args in ([], ["--json"]):
-        line = one_line_error(baloot("replay", str(path), *args))
-        assert "score_before" in line and len(line) < 200
+HUGE = "0x" + "f" * 4000  # a TOML hex integer: tomllib reads it at any size
+PLAYERS = 'players = { N = "Noura", W = "bot:heuristic", S = "bot:heuristic", E = "bot:heuristic" }'
+
+
+def match_text(extra: str) -> str:
+    """A match record that ``baloot play --resume`` takes, with ``extra`` lines at the top."""
+    hand = f'[[hands]]\ndealer = "E"\ndeck = "{DECK}"\nactions = []\n'
+    return f'format = "baloot/1"\n{PLAYERS}\n{extra}\n\n{hand}'
+
+
+#: A record holding each kind of number beyond its bound, and the key the error names.
+OUT_OF_BOUNDS = {
+    "a tied huge total": (f"score_before = [{HUGE}, {HUGE}]", "score_before"),
+    "a huge total and 0": (f"score_before = [{HUGE}, 0]", "score_before"),
+    "a huge total and -1": (f"score_before = [{HUGE}, -1]", "score_before"),
+    "a total above 9999": ("score_before = [10000, 10000]", "score_before"),
+    "an infinite total": ("score_before = [inf, inf]", "score_before"),
+    "a true total": ("score_before = [true, true]", "score_before"),
+    "a huge seed": (f"x_seed = {HUGE}", "x_seed"),
+    "a seed of 65 bits": (f"x_seed = {2**64}", "x_seed"),
+    "a nan seed": ("x_seed = nan", "x_seed"),
+    "a huge metadata number": (f"x_note = {{ count = {HUGE} }}", "x_note.count"),
+    "a decimal too long to read": (f"x_note = {'9' * 5000}", "beyond the whole numbers"),
+}
+
+
+def bounds_record(tmp_path: Path, kind: str) -> tuple[Path, str]:
+    """A file of the match record holding ``kind`` of number, and the key its error names."""
+    extra, named = OUT_OF_BOUNDS[kind]
+    path = tmp_path / "bounds.baloot"
+    path.write_text(match_text(extra), "utf-8")
+    return path, named
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay"],
+        ["replay", "--json"],
+        ["replay", "--lang", "ar"],
+        ["analyze"],
+        ["play", "--resume"],
+    ],
+    ids=" ".join,
+)
+@pytest.mark.parametrize("kind", OUT_OF_BOUNDS)
+def test_a_number_beyond_its_bound_is_one_line_and_status_2(
+    tmp_path: Path, args: list[str], kind: str
+) -> None:
+    path, named = bounds_record(tmp_path, kind)
+    line = one_line_error(baloot(*args, str(path), stdin=b""))
+    assert named in line and len(line) < 300
+
+
+@pytest.mark.parametrize("kind", OUT_OF_BOUNDS)
+def test_validate_says_a_number_beyond_its_bound_in_one_line_with_status_2(
+    tmp_path: Path, kind: str
+) -> None:
+    path, named = bounds_record(tmp_path, kind)
     result = baloot("validate", str(path))
-    no_traceback(result)
-    assert result.returncode == 2 and len(result.stdout) < 300
+    assert result.returncode == 2 and result.stderr == b""
+    (line,) = text(result.stdout).splitlines()
+    assert "not a record" in line and named in line and len(line) < 400
+
+
+def test_the_words_write_any_whole_number_without_an_error() -> None:
+    """The bound is the reader's; the words still never stop at a number (a total from code)."""
+    from baloot.cli.replay_text import render_replay
+    from baloot.words.strings import strings
+
+    huge = 16**4000
+    built = loads(record_text([]))
+    built.score_before = (huge, huge)  # a record built in code, never read
+    assert render_replay(replay(built), strings("en")).endswith(
+        "totals: NS 3.0e+4816, EW 3.0e+4816; match winner: none yet"
+    )
+    assert (
+        strings("en")("replay_totals", NS=huge, EW=-huge) == "totals: NS 3.0e+4816, EW -3.0e+4816"
+    )
+    assert strings("ar")("replay_totals", NS=huge, EW=3) == "المجموع: NS 3.0e+4816، EW 3"
 
 
 def test_pair_seeds_are_those_of_before() -> None:

@@ -13,7 +13,7 @@ from spec_example import ACTIONS, DECK
 from baloot import Card, Seat
 from baloot.core.errors import RecordError
 from baloot.core.match import Match
-from baloot.records.record import HandRecord, Record, dumps, loads
+from baloot.records.record import HandRecord, Record, dumps, loads, loads_all
 from baloot.records.replay import ReplayError, replay
 
 # The example of record-format.md, as written there (comments included; the deck is
@@ -629,6 +629,114 @@ def test_the_baloot_word_where_there_is_no_baloot() -> None:
     assert error.position == 11
 
 
+# ---------------------------------------------------------------------- every number bounded
+
+HUGE = "0x" + "f" * 4000  # TOML's hex integers have no size limit in tomllib
+INT64_MAX = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        f"[{HUGE}, {HUGE}]",  # tied, so not a decided match: the total itself must be refused
+        f"[0, {HUGE}]",
+        "[10000, 10000]",
+        f"[{INT64_MAX}, {INT64_MAX}]",
+        "[inf, inf]",
+        "[nan, 0]",
+        "[-inf, 0]",
+        "[1.0, 0]",
+        "[true, false]",
+        "[0, -1]",
+    ],
+)
+def test_a_score_before_beyond_the_largest_total_is_refused(before: str) -> None:
+    text = one_hand([], extra=f"score_before = {before}")
+    with pytest.raises(RecordError, match=r'^"score_before" .* from 0 to 9999, not \['):
+        loads(text)
+
+
+@pytest.mark.parametrize("before", [[9999, 9999], [0, 0], [151, 151]])
+def test_a_score_before_up_to_the_largest_total_is_read(before: list[int]) -> None:
+    assert loads(one_hand([], extra=f"score_before = {before}")).score_before == tuple(before)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [HUGE, str(INT64_MAX + 1), str(-(2**63) - 1), "1.5", "inf", "nan", "true", '"7"', "[7]"],
+)
+def test_an_x_seed_that_is_not_a_64_bit_whole_number_is_refused(seed: str) -> None:
+    with pytest.raises(RecordError, match=r'^"x_seed" must be a seed, .* 64 bits'):
+        loads(one_hand([], extra=f"x_seed = {seed}"))
+
+
+@pytest.mark.parametrize("seed", [0, -1, INT64_MAX, -(2**63)])
+def test_an_x_seed_of_64_bits_is_read(seed: int) -> None:
+    assert loads(one_hand([], extra=f"x_seed = {seed}")).metadata["x_seed"] == seed
+
+
+@pytest.mark.parametrize(
+    ("metadata", "named"),
+    [
+        (f"x_note = {HUGE}", '"x_note"'),
+        (f"x_note = -{'9' * 4000}", '"x_note"'),  # TOML has no negative hex
+        (f"x_note = {-(2**63) - 1}", '"x_note"'),
+        (f"x_note = {INT64_MAX + 1}", '"x_note"'),
+        (f"x_arena = {{ pair = 1, seed = {HUGE} }}", '"x_arena.seed"'),
+        (f"x_counts = [1, [2, {HUGE}]]", '"x_counts"'),
+        (f'players = {{ N = {HUGE}, W = "b", S = "c", E = "d" }}', '"players.N"'),
+        (f"comment = {HUGE}", '"comment"'),
+        (f"event = [{HUGE}]", '"event"'),
+        (f"date = {HUGE}", '"date"'),
+    ],
+)
+def test_a_whole_number_beyond_64_bits_anywhere_in_the_metadata_is_refused(
+    metadata: str, named: str
+) -> None:
+    with pytest.raises(RecordError, match=rf"^{named} holds .* beyond the whole numbers of 64"):
+        loads(one_hand([], extra=metadata))
+
+
+def test_metadata_numbers_within_toml_s_own_are_kept() -> None:
+    text = one_hand([], extra=f"x_n = [{INT64_MAX}, {-(2**63)}, 1.5, inf]\nx_m = nan")
+    metadata = loads(text).metadata
+    assert metadata["x_n"] == [INT64_MAX, -(2**63), 1.5, float("inf")]
+    assert metadata["x_m"] != metadata["x_m"]  # nan, kept as the file says
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"score_before": [10**4000, 10**4000]}, "score_before"),
+        ({"score_before": [1e400, 0]}, "score_before"),  # JSON's 1e400 reads as inf
+        ({"x_seed": 10**4000}, "x_seed"),
+        ({"x_seed": True}, "x_seed"),
+        ({"x_note": {"deep": [10**4000]}}, "x_note.deep"),
+    ],
+)
+def test_the_json_form_is_bounded_as_the_toml_form(change: dict[str, Any], named: str) -> None:
+    data = {**tomllib.loads(one_hand([])), **change}
+    with pytest.raises(RecordError, match=named):
+        loads(json.dumps(data))
+    lines = json.dumps(tomllib.loads(one_hand([]))) + "\n" + json.dumps(data) + "\n"
+    with pytest.raises(RecordError, match=f"^line 2: .*{named}"):
+        loads_all(lines)
+
+
+@pytest.mark.parametrize("form", ["TOML", "JSON"])
+def test_a_whole_number_too_long_to_read_is_one_clear_line(form: str) -> None:
+    digits = "1" * 5000  # more than Python converts from text
+    if form == "TOML":
+        text = one_hand([], extra=f"x_note = {digits}")
+    else:
+        text = json.dumps(tomllib.loads(one_hand([]))).replace("{", f'{{"x_note": {digits}, ', 1)
+    with pytest.raises(RecordError) as caught:
+        loads(text)
+    message = str(caught.value)
+    assert message.startswith(f"not a record: a number in the {form} is beyond the whole")
+    assert "sys." not in message and "\n" not in message
+
+
 # ---------------------------------------------------------------------- writing
 
 
@@ -645,6 +753,22 @@ def test_to_record_never_writes_a_file_that_it_cannot_read(key: str, value: obje
     except (RecordError, ValueError, TypeError):
         return
     assert replay(loads(text)).to_json() == SPEC_JSON
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [{"x_seed": 2**64}, {"x_seed": 1.0}, {"x_note": [10**4000]}, {"x_t": {"n": -(2**64)}}],
+)
+def test_record_of_refuses_metadata_that_the_reader_would(metadata: dict[str, Any]) -> None:
+    hand = replay(loads(SPEC_EXAMPLE)).hands[0]
+    with pytest.raises(RecordError):
+        Record.of(hand, **metadata)
+
+
+def test_record_of_refuses_totals_that_the_reader_would() -> None:
+    match = Match(score_before=(10**4000, 10**4000), auto_deal=False)
+    with pytest.raises(RecordError, match="score_before"):
+        Record.of(match)
 
 
 def test_a_json_null_in_metadata_is_refused_because_toml_cannot_hold_it() -> None:

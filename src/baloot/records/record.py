@@ -3,6 +3,10 @@
 Like the :mod:`json` module: :func:`loads`/:func:`load` read TOML or JSON, :func:`dumps`/
 :func:`dump` write it back, metadata included.
 
+Every number a record holds is bounded where it is read (:func:`loads` says how), so that
+nothing downstream meets a number it cannot write out; :meth:`Record.of` refuses what the
+reader would, so that a record written is a record read.
+
 >>> text = '''
 ... format = "baloot/1"
 ... event = "Friday night"
@@ -40,6 +44,13 @@ SHOWN_LENGTH: Final = 60
 """The most characters of a value that an error message echoes (then an ellipsis)."""
 METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
 _HAND_KEYS: Final = ("dealer", "deck", "actions")
+MAX_TOTAL: Final = 9_999
+"""The largest match total ``score_before`` may hold. A match is over once a team has 152 or
+more and the totals differ (R13), so a total past 151 only comes from tied hands, each of which
+writes a few hundred points at most: no match comes near 9,999."""
+WHOLE_NUMBERS: Final = range(-(2**63), 2**63)
+"""The whole numbers a record may hold: TOML's, 64 bits with a sign (a seed is one of them)."""
+_WHOLE: Final = f"whole numbers of 64 bits ({WHOLE_NUMBERS.start} to {WHOLE_NUMBERS.stop - 1})"
 NO_HANDS: Final = "a record has at least one hand"
 """The error of a record without hands (``loads`` refuses one; one built by hand may have none)."""
 
@@ -70,7 +81,8 @@ class Record:
 
         The record depends on the engine, never the reverse (``Hand`` and ``Match`` know
         nothing of records). ``metadata`` takes ``event``, ``date``, ``players``,
-        ``comment`` and ``x_*`` keys.
+        ``comment`` and ``x_*`` keys; metadata or totals beyond the bounds of a record are a
+        :class:`RecordError`.
 
         >>> import random
         >>> hand = Hand.new(rng=random.Random(1))
@@ -84,7 +96,7 @@ class Record:
             hands, is_match = list(game.hands), True
         else:
             raise TypeError(f"a record is made of a Hand or a Match, not {type(game).__name__}")
-        before = game.score_before
+        before = _read_score(list(game.score_before))  # what a record read back may hold
         return cls(
             [HandRecord(h.dealer, h.deck, [str(a) for a in h.actions]) for h in hands],
             game.rules,
@@ -111,12 +123,14 @@ class Record:
 
 
 def _metadata(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Metadata for a new record: only ``event``, ``date``, ``players``, ``comment``, ``x_*``."""
+    """Metadata for a new record: only ``event``, ``date``, ``players``, ``comment``, ``x_*``,
+    holding what a record read back may hold."""
     for key in values:
         if key not in METADATA_KEYS and not key.startswith("x_"):
             raise RecordError(
                 f"{key!r} is not record metadata (event, date, players, comment, x_*)"
             )
+    _check_metadata(values)
     return dict(values)
 
 
@@ -154,7 +168,22 @@ def loads(text: str | bytes) -> Record:
     """Read a record from TOML, or from JSON if its first non-blank character is ``{``.
 
     A leading byte order mark is ignored; a JSON object must not repeat a key (TOML
-    refuses that too).
+    refuses that too). Every number is bounded (the README's "What a record may hold"), and
+    one beyond its bound is a :class:`RecordError` like any other wrong value:
+
+    - ``score_before``: two whole numbers from 0 to :data:`MAX_TOTAL`;
+    - ``x_seed``: a whole number of 64 bits (:data:`WHOLE_NUMBERS`), the seed of the match;
+    - any other number in the metadata, at any depth: a whole number of 64 bits or a float
+      (TOML's own integers and floats);
+    - the other values are text (dealer, deck, actions, rules) or true and false (rule
+      flags), never a number.
+
+    A float or true/false where a whole number is expected is refused too.
+
+    >>> loads('format = "baloot/1"\\nscore_before = [0x%s, 0]' % ("f" * 4000))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baloot.RecordError: "score_before" must be two whole numbers [NS, EW] from 0 to 9999, not [0xfff...
     """
     if isinstance(text, bytes):
         try:
@@ -163,12 +192,15 @@ def loads(text: str | bytes) -> Record:
             raise RecordError(f"not UTF-8 text: {error}") from None
     text = text.removeprefix("\ufeff")
     is_json = text.lstrip().startswith("{")
+    kind = "JSON" if is_json else "TOML"
     try:
         data = _json_loads(text) if is_json else tomllib.loads(text)
     except RecordError:
         raise
-    except ValueError as error:  # decode errors, and numbers too long to convert
-        raise RecordError(f"not valid {'JSON' if is_json else 'TOML'}: {error}") from None
+    except (jsonlib.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+        raise RecordError(f"not valid {kind}: {error}") from None
+    except ValueError:  # the readers' only other error: a whole number too long to convert
+        raise RecordError(f"not a record: a number in the {kind} is beyond the {_WHOLE}") from None
     except RecursionError:
         raise RecordError("not a record: nested too deeply") from None
     if not isinstance(data, dict):
@@ -297,8 +329,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     if "score_before" in data:
         score_before = _read_score(data["score_before"])
     metadata = {k: v for k, v in data.items() if k in METADATA_KEYS or k.startswith("x_")}
-    for key, value in metadata.items():
-        _check_writable(key, value)
+    _check_metadata(metadata)
     if "hands" in data:
         extra = [k for k in _HAND_KEYS if k in data]
         if extra:
@@ -321,16 +352,36 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     return Record(hands, rules, is_match, score_before, metadata, preset)
 
 
-def _check_writable(key: str, value: Any) -> None:
-    """Metadata must survive a round trip through TOML, which has no null."""
+def _check_metadata(metadata: Mapping[str, Any]) -> None:
+    """Metadata must survive a round trip through TOML, its numbers bounded; ``x_seed`` is
+    the seed that ``baloot play --resume`` deals on from, so a whole number."""
+    if "x_seed" in metadata and not _is_whole(metadata["x_seed"], WHOLE_NUMBERS):
+        raise RecordError(
+            f'"x_seed" must be a seed, one of the {_WHOLE}, not {shown(metadata["x_seed"])}'
+        )
+    for key, value in metadata.items():
+        _check_value(key, value)
+
+
+def _check_value(key: str, value: Any) -> None:
+    """TOML has no null, and its whole numbers are those of :data:`WHOLE_NUMBERS`."""
     if value is None:
         raise RecordError(f"{shown(key)} is null, which a record cannot hold")
+    if isinstance(value, int) and value not in WHOLE_NUMBERS:
+        raise RecordError(
+            f"{shown(key)} holds {shown(value)}, beyond the {_WHOLE} a record may hold"
+        )
     if isinstance(value, list):
         for item in value:
-            _check_writable(key, item)
+            _check_value(key, item)
     elif isinstance(value, dict):
         for inner, item in value.items():
-            _check_writable(f"{key}.{inner}", item)
+            _check_value(f"{key}.{inner}", item)
+
+
+def _is_whole(value: Any, bounds: range) -> bool:
+    """Whether ``value`` is a whole number (not true or false) within ``bounds``."""
+    return isinstance(value, int) and not isinstance(value, bool) and value in bounds
 
 
 def read_rules(value: Any) -> tuple[Rules, str]:
@@ -373,13 +424,13 @@ def _preset(name: str) -> Rules:
 
 
 def _read_score(value: Any) -> tuple[int, int]:
-    if (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
-    ):
+    totals = range(MAX_TOTAL + 1)
+    if isinstance(value, list) and len(value) == 2 and all(_is_whole(v, totals) for v in value):
         return (value[0], value[1])
-    raise RecordError(f'"score_before" must be two whole numbers [NS, EW], not {shown(value)}')
+    raise RecordError(
+        f'"score_before" must be two whole numbers [NS, EW] from 0 to {MAX_TOTAL}, '
+        f"not {shown(value)}"
+    )
 
 
 def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:

@@ -20,6 +20,7 @@ interface.
 
 from __future__ import annotations
 
+import decimal
 import string
 from collections.abc import Mapping
 from typing import Final
@@ -465,7 +466,7 @@ class Strings:
         self.table = table
 
     def __call__(self, key: str, **values: object) -> str:
-        return self.table[key].format(**values)
+        return self.table[key].format(**{name: _writable(v) for name, v in values.items()})
 
     @property
     def joiner(self) -> str:
@@ -524,6 +525,29 @@ TABLES: Final[dict[str, dict[str, str]]] = {
     "en": EN | EN_PLAY | EN_ANALYSIS,
     "ar": AR | AR_PLAY | AR_ANALYSIS,
 }
+
+
+def number_text(number: int) -> str:
+    """A whole number in digits or, when it has more digits than Python converts to text,
+    in scientific notation: never an error.
+
+    Records bound their numbers when they are read; this keeps a number from elsewhere
+    from stopping the words.
+
+    >>> number_text(152), number_text(-7), number_text(3 * 10**5000)
+    ('152', '-7', '3.0e+5000')
+    """
+    try:
+        return str(number)
+    except ValueError:
+        return f"{decimal.Decimal(number):.1e}"
+
+
+def _writable(value: object) -> object:
+    """A template's value; a whole number as :func:`number_text` writes it."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
+    return value
 
 
 def strings(lang: str) -> Strings:
