@@ -29,15 +29,15 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
 from itertools import count
 from pathlib import Path
 from typing import IO, Any, Final
 
 from baloot.bots.clock import current_clock
+from baloot.bots.failure import BotFailure as BotFailure
+from baloot.bots.failure import FailureKind as FailureKind
 from baloot.bots.names import COMMAND_PREFIX, Program, UnknownBotError
 from baloot.core.actions import Action
-from baloot.table.players import BotError
 from baloot.view.seat_view import SeatView
 
 PROTOCOL: Final = "baloot-bot/1"
@@ -55,65 +55,8 @@ MAX_LINE: Final = 1 << 20
 QUOTED: Final = 200
 
 
-class FailureKind(Enum):
-    """How an external bot failed."""
-
-    CANNOT_START = "cannot_start"
-    NOT_READY = "not_ready"
-    MALFORMED = "malformed"
-    WRONG_ID = "wrong_id"
-    ILLEGAL = "illegal"
-    TIMEOUT = "timeout"
-    CRASHED = "crashed"
-
-
 class _Gone(Exception):
     """The program closed its input: it is gone (found out at its next decision)."""
-
-
-class BotFailure(BotError):
-    """An external bot broke the protocol or stopped answering: nothing was applied.
-
-    ``bot`` and ``seat`` say who, ``kind`` how, ``said`` what it wrote (quoted, or None),
-    ``actions`` the actions of the view it was asked about, ``legal`` that view's choices.
-    """
-
-    def __init__(
-        self,
-        bot: str,
-        seat: str | None,
-        kind: FailureKind,
-        detail: str,
-        said: str | None = None,
-        actions: Sequence[str] = (),
-        legal: Sequence[str] = (),
-    ) -> None:
-        at = f" at {seat}" if seat else ""
-        super().__init__(
-            f"bot {bot}{at} failed ({kind.value}): {detail}",
-            code=f"bot_{kind.value}",
-            params={"bot": bot, "seat": seat or ""},
-        )
-        self.bot, self.seat, self.kind, self.detail = bot, seat, kind, detail
-        self.said = said
-        self.actions = tuple(actions)
-        self.legal = tuple(legal)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        args = (self.bot, self.seat, self.kind, self.detail, self.said, self.actions, self.legal)
-        return (type(self), args)
-
-    def to_json(self) -> dict[str, Any]:
-        """The failure as a report's JSON object."""
-        return {
-            "bot": self.bot,
-            "seat": self.seat,
-            "kind": self.kind.value,
-            "message": str(self),
-            "said": self.said,
-            "actions": list(self.actions),
-            "legal": list(self.legal),
-        }
 
 
 def find_program(program: Program) -> str:
