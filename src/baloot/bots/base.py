@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from functools import cache
@@ -90,8 +91,25 @@ def available_bots() -> dict[str, AnyFactory]:
 
 @cache
 def _installed() -> dict[str, AnyFactory]:
-    """Bots of installed packages, looked up once: the package metadata does not change."""
-    return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
+    """Bots of installed packages, looked up once: the package metadata does not change.
+
+    A package's bot that cannot be loaded (its module does not import, or raises) is left
+    out, said in one line on standard error once in the process: one broken package must not
+    take the other bots, the arena, the terminal or a server's lobby down with it.
+    """
+    from baloot.bots.failure import exception_line
+
+    bots: dict[str, AnyFactory] = {}
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            bots[entry.name] = entry.load()
+        except Exception as error:
+            print(
+                f"baloot: the installed bot {entry.name!r} ({entry.value}) cannot be loaded, "
+                f"so it is left out: {exception_line(error)}",
+                file=sys.stderr,
+            )
+    return bots
 
 
 def takes_options(factory: Callable[..., Bot]) -> bool:
