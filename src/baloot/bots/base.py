@@ -181,11 +181,20 @@ def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
 
 
 def check_bot_name(name: str, *, programs: bool = True) -> BotSpec:
-    """What ``name`` names, checked: the bot exists and takes its options, or the program
-    can be found. With ``programs`` False, only registered bots are accepted (a web table)."""
+    """What ``name`` names, checked: the bot exists, takes its options and can be made, or the
+    program can be found. With ``programs`` False, only registered bots are accepted (a web
+    table)."""
     spec = parse_bot_name(name)
     if isinstance(spec, Registered):
-        close_bot(make_bot(spec, random.Random(0)))
+        try:
+            bot = make_bot(spec, random.Random(0))
+        except UnknownBotError:
+            raise
+        except Exception as error:
+            from baloot.bots.failure import exception_line
+
+            raise UnknownBotError(f"bot {name!r} cannot be made: {exception_line(error)}") from None
+        close_bot(bot)
     elif not programs:
         raise UnknownBotError(
             f"bot {name!r}: only registered bots are taken here "
