@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -113,13 +114,21 @@ def test_random_rules_differ_between_pairs() -> None:
     assert summary.to_json()["rules"] == "random"
 
 
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def arena(*args: str, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``baloot arena`` in a process of its own; ``site`` is a folder of installed packages."""
+    env = dict(os.environ)
+    if site is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT / "src")])
     return subprocess.run(
         [sys.executable, "-m", "baloot", "arena", *args],
         capture_output=True,
         text=True,
         encoding="utf-8",
         timeout=300,
+        env=env,
     )
 
 
@@ -172,3 +181,120 @@ def test_each_decision_gets_the_cpu_budget_and_the_verdict_shows_it(
     assert result.returncode == 0, result.stderr
     assert "CPU ms per decision" in result.stdout and "50 CPU ms a decision" in result.stdout
     assert arena("random", "random", "--cpu-ms", "0").returncode == 2
+
+
+class _Raising:
+    """Raises at its first decision, or when its first hand is over (``when``)."""
+
+    name = "raising"
+    when: ClassVar[str] = "choose"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if self.when == "choose":
+            raise RuntimeError("no idea what to play")
+        return legal[0]
+
+    def hand_over(self, view: SeatView) -> None:
+        if self.when == "hand_over":
+            raise RuntimeError("no idea what to play")
+
+
+@pytest.mark.parametrize(("when", "jobs"), [("choose", 1), ("choose", 2), ("hand_over", 1)])
+def test_a_bot_of_this_process_that_raises_loses_its_games_and_the_run_goes_on(
+    monkeypatch: pytest.MonkeyPatch, when: str, jobs: int
+) -> None:
+    monkeypatch.setattr(base, "_builtin", lambda: {"raising": _Raising, "random": RandomBot})
+    monkeypatch.setattr(_Raising, "when", when)
+    summary = run_arena(ArenaConfig("random", "raising", pairs=2, seed=1), jobs=jobs)
+    assert summary.pairs == 2 and len(summary.failures) == 4
+    assert {(f.side, f.kind, f.bot) for f in summary.failures} == {("b", "raised", "raising")}
+    assert all(
+        f.message == f"bot raising at {f.seat} failed (raised): RuntimeError: no idea what to play"
+        for f in summary.failures
+    )
+    a, b = summary.sides
+    assert (a.match_wins, b.match_wins, a.failures, b.failures) == (4, 0, 0, 4)
+
+
+def test_a_bot_that_cannot_be_made_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unmakeable(rng: random.Random) -> RandomBot:
+        raise OSError("its tables are missing")
+
+    monkeypatch.setattr(base, "_builtin", lambda: {"unmakeable": unmakeable, "random": RandomBot})
+    with pytest.raises(base.UnknownBotError) as error:
+        base.check_bot_name("unmakeable")
+    assert str(error.value) == "bot 'unmakeable' cannot be made: OSError: its tables are missing"
+    summary = run_arena(ArenaConfig("unmakeable", "random", pairs=1, seed=1, hands=True))
+    assert [(f.side, f.kind) for f in summary.failures] == [("a", "raised")] * 2
+
+
+#: An installed package of two bots: one whose module is missing, one that raises.
+PLUGIN_MODULE = """\
+class RaisingBot:
+    name = "raising"
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, view, legal):
+        raise RuntimeError("no idea what to play")
+"""
+PLUGIN_ENTRY_POINTS = """\
+[pybaloot.bots]
+broken = no_such_module_here:Bot
+raising = raising_plugin:RaisingBot
+"""
+BROKEN_LINE = (
+    "baloot: the installed bot 'broken' (no_such_module_here:Bot) cannot be loaded, so it is "
+    "left out: ModuleNotFoundError: No module named 'no_such_module_here'\n"
+)
+
+
+def install_plugins(folder: Path) -> Path:
+    """A folder of installed packages holding the two bots of :data:`PLUGIN_ENTRY_POINTS`."""
+    site = folder / "site"
+    info = site / "pybaloot_test_plugins-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: pybaloot-test-plugins\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(PLUGIN_ENTRY_POINTS, encoding="utf-8")
+    (site / "raising_plugin.py").write_text(PLUGIN_MODULE, encoding="utf-8")
+    return site
+
+
+def test_the_arena_command_leaves_out_a_bot_that_cannot_be_loaded_in_one_line(
+    tmp_path: Path,
+) -> None:
+    result = arena("random", "random", "--hands", "1", site=install_plugins(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == BROKEN_LINE
+    assert "duplicate pairs of hands" in result.stdout
+    result = arena("broken", "random", site=install_plugins(tmp_path / "again"))
+    assert result.returncode == 2
+    assert result.stderr.startswith(BROKEN_LINE) and "unknown bot 'broken'" in result.stderr
+
+
+def test_the_arena_command_counts_the_games_of_a_plugin_bot_that_raises_as_lost(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    site = install_plugins(tmp_path)
+    result = arena(
+        "raising", "random", "--matches", "1", "--jobs", "2", "--out", str(out), site=site
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == BROKEN_LINE and "Traceback" not in result.stdout
+    assert "2 games lost by a bot's failure:" in result.stdout
+    assert "failed (raised): RuntimeError: no idea what to play; at the hand's start" in (
+        result.stdout
+    )
+    logs = sorted((out / "logs").iterdir())
+    assert [log.name[: -len("-N.log")] for log in logs] == ["match-00001-1", "match-00001-2"]
+    assert all(
+        "Traceback" in text and "RuntimeError: no idea what to play" in text
+        for text in (log.read_text(encoding="utf-8") for log in logs)
+    )

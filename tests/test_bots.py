@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -46,9 +46,12 @@ def test_an_unknown_bot_names_the_known_ones() -> None:
 @dataclass
 class _EntryPoint:
     name: str
-    factory: base.BotFactory
+    factory: base.BotFactory | None
+    value: str = "plugin.bots:Bot"
 
     def load(self) -> base.BotFactory:
+        if self.factory is None:
+            raise ModuleNotFoundError("No module named 'plugin'")
         return self.factory
 
 
@@ -62,19 +65,42 @@ class _FirstLegal:
         return legal[0]
 
 
-def test_bots_of_installed_packages_are_found_by_their_entry_point(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    def fake_entry_points(group: str) -> list[_EntryPoint]:
-        assert group == "pybaloot.bots"
-        return [_EntryPoint("first", _FirstLegal)]
+Installs = Callable[[list[_EntryPoint]], None]
 
-    base._installed.cache_clear()
-    monkeypatch.setattr(base, "entry_points", fake_entry_points)
-    try:
-        assert isinstance(make_bot("first", random.Random(1)), _FirstLegal)
-    finally:
+
+@pytest.fixture
+def install(monkeypatch: pytest.MonkeyPatch) -> Iterator[Installs]:
+    """Makes the entry points of group ``pybaloot.bots`` those given, as if installed."""
+
+    def installs(entries: list[_EntryPoint]) -> None:
+        def fake_entry_points(group: str) -> list[_EntryPoint]:
+            assert group == "pybaloot.bots"
+            return entries
+
+        monkeypatch.setattr(base, "entry_points", fake_entry_points)
         base._installed.cache_clear()
+
+    yield installs
+    base._installed.cache_clear()
+
+
+def test_bots_of_installed_packages_are_found_by_their_entry_point(install: Installs) -> None:
+    install([_EntryPoint("first", _FirstLegal)])
+    assert isinstance(make_bot("first", random.Random(1)), _FirstLegal)
+
+
+def test_an_installed_bot_that_cannot_be_loaded_is_left_out_said_once_on_stderr(
+    install: Installs, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install([_EntryPoint("broken", None), _EntryPoint("first", _FirstLegal)])
+    for _ in range(2):
+        bots = available_bots()
+        assert "broken" not in bots and {"first", "heuristic", "random"} <= set(bots)
+    assert isinstance(make_bot("first", random.Random(1)), _FirstLegal)
+    assert capsys.readouterr().err == (
+        "baloot: the installed bot 'broken' (plugin.bots:Bot) cannot be loaded, so it is left "
+        "out: ModuleNotFoundError: No module named 'plugin'\n"
+    )
 
 
 class _Cheat:

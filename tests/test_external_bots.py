@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "examples" / "sample_bot.py")
 
 #: A bot that plays the first legal action, except as ``BEHAVIOUR`` says; it echoes every
-#: message it gets to its standard error (its log), and its pid to ``PIDS`` when given.
+#: message it gets to its standard error (its log), and its pid to ``PIDS`` when given (and
+#: those of the processes it starts).
 TEMPLATE = """\
 import json, os, sys, time
 BEHAVIOUR = {behaviour!r}
@@ -47,6 +48,16 @@ if PIDS:
         file.write(f"{{os.getpid()}}\\n")
 if BEHAVIOUR == "no_ready":
     time.sleep(30)
+if BEHAVIOUR == "setsid_child":  # a child in a session of its own, before ready
+    started, told = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        with open(PIDS, "a") as file:
+            file.write(f"{{os.getpid()}}\\n")
+        os.write(told, b"x")
+        time.sleep(60)
+        os._exit(0)
+    os.read(started, 1)
 if BEHAVIOUR == "orphan":
     import subprocess
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
@@ -113,6 +124,17 @@ def alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def assert_ended(pids: Path, ceiling: float = 30.0) -> None:
+    """Every process named in the file ``pids`` ends, within ``ceiling`` seconds."""
+    left = list(map(int, pids.read_text().split()))
+    assert left
+    deadline = time.monotonic() + ceiling
+    while left and time.monotonic() < deadline:
+        left = [pid for pid in left if alive(pid)]
+        time.sleep(0.05)
+    assert not left, f"still running: {left}"
 
 
 def test_the_sample_bot_plays_a_hand_through_the_protocol(tmp_path: Path) -> None:
@@ -203,12 +225,33 @@ def test_a_bot_that_ignores_bye_is_ended_two_seconds_later_with_its_children(
     orphan = external(write_bot(tmp_path, "orphan", pids), grace=0.2)
     with deciding(Clock(cpu=0.01)), pytest.raises(BotFailure, match="timeout"):
         orphan.choose(*_first_decision(Seat.N))
-    for pid in map(int, pids.read_text().split()):
-        for _ in range(50):
-            if not alive(pid):
-                break
-            time.sleep(0.05)
-        assert not alive(pid), pid
+    assert_ended(pids)
+
+
+@pytest.mark.parametrize("ending", ["close", "kill", "close_all"])
+def test_a_child_a_program_started_in_a_session_of_its_own_ends_with_it(
+    tmp_path: Path, ending: str
+) -> None:
+    pids = tmp_path / "pids"
+    bot = external(write_bot(tmp_path, "setsid_child", pids))
+    bot.choose(*_first_decision(Seat.N))
+    assert len(pids.read_text().split()) == 2  # the program and its child
+    if ending == "close_all":
+        close_all([bot])
+    else:
+        getattr(bot, ending)()
+    assert not bot.running
+    assert_ended(pids)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_no_process_a_program_started_outlives_an_arena_run(tmp_path: Path, jobs: int) -> None:
+    pids = tmp_path / "pids"
+    program = write_bot(tmp_path, "setsid_child", pids)
+    summary = run_arena(ArenaConfig(program, "random", pairs=2, seed=1, hands=True), jobs=jobs)
+    assert summary.pairs == 2 and summary.failures == []
+    assert len(pids.read_text().split()) == 16  # 2 seats of 4 games: a program and its child
+    assert_ended(pids)
 
 
 def test_a_failing_program_at_a_table_is_stood_in_for_and_started_again(
@@ -342,8 +385,7 @@ def test_ctrl_c_ends_the_arena_and_every_bot_process(tmp_path: Path) -> None:
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=10)
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
-    for pid in map(int, pids.read_text().split()):
-        assert not alive(pid)
+    assert_ended(pids)
 
 
 def test_the_docs_show_the_sample_bot_as_it_is_and_it_imports_nothing_of_baloot() -> None:

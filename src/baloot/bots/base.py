@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from functools import cache
@@ -90,8 +91,25 @@ def available_bots() -> dict[str, AnyFactory]:
 
 @cache
 def _installed() -> dict[str, AnyFactory]:
-    """Bots of installed packages, looked up once: the package metadata does not change."""
-    return {entry.name: entry.load() for entry in entry_points(group=ENTRY_POINT_GROUP)}
+    """Bots of installed packages, looked up once: the package metadata does not change.
+
+    A package's bot that cannot be loaded (its module does not import, or raises) is left
+    out, said in one line on standard error once in the process: one broken package must not
+    take the other bots, the arena, the terminal or a server's lobby down with it.
+    """
+    from baloot.bots.failure import exception_line
+
+    bots: dict[str, AnyFactory] = {}
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            bots[entry.name] = entry.load()
+        except Exception as error:
+            print(
+                f"baloot: the installed bot {entry.name!r} ({entry.value}) cannot be loaded, "
+                f"so it is left out: {exception_line(error)}",
+                file=sys.stderr,
+            )
+    return bots
 
 
 def takes_options(factory: Callable[..., Bot]) -> bool:
@@ -163,11 +181,20 @@ def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
 
 
 def check_bot_name(name: str, *, programs: bool = True) -> BotSpec:
-    """What ``name`` names, checked: the bot exists and takes its options, or the program
-    can be found. With ``programs`` False, only registered bots are accepted (a web table)."""
+    """What ``name`` names, checked: the bot exists, takes its options and can be made, or the
+    program can be found. With ``programs`` False, only registered bots are accepted (a web
+    table)."""
     spec = parse_bot_name(name)
     if isinstance(spec, Registered):
-        close_bot(make_bot(spec, random.Random(0)))
+        try:
+            bot = make_bot(spec, random.Random(0))
+        except UnknownBotError:
+            raise
+        except Exception as error:
+            from baloot.bots.failure import exception_line
+
+            raise UnknownBotError(f"bot {name!r} cannot be made: {exception_line(error)}") from None
+        close_bot(bot)
     elif not programs:
         raise UnknownBotError(
             f"bot {name!r}: only registered bots are taken here "

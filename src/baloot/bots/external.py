@@ -9,9 +9,10 @@ its mercy: an answer that is not one of the legal actions, a malformed line, a w
 silence, or an exit is a :class:`BotFailure` that names the bot, what it said, and the actions
 of the view it was asked about; the process is ended at once.
 
-Each process runs in a session of its own, so a Ctrl-C at the terminal reaches pybaloot only;
-pybaloot ends the whole process group, also when it exits (no orphans). The program's standard
-error is its log: given line by line to ``log``, or discarded.
+Each process runs in a session of its own, so a Ctrl-C at the terminal reaches pybaloot only.
+Ending a program ends every process it started, also those that moved to a session of their
+own (:class:`_ProcessTree`), and pybaloot does so when it exits too (no orphans). The
+program's standard error is its log: given line by line to ``log``, or discarded.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import json
+import math
 import os
 import select
 import shutil
@@ -29,15 +31,17 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from enum import Enum
 from itertools import count
 from pathlib import Path
 from typing import IO, Any, Final
 
+import psutil
+
 from baloot.bots.clock import current_clock
+from baloot.bots.failure import BotFailure as BotFailure
+from baloot.bots.failure import FailureKind as FailureKind
 from baloot.bots.names import COMMAND_PREFIX, Program, UnknownBotError
 from baloot.core.actions import Action
-from baloot.table.players import BotError
 from baloot.view.seat_view import SeatView
 
 PROTOCOL: Final = "baloot-bot/1"
@@ -53,67 +57,13 @@ DEFAULT_CLOCK_MS: Final = 1000
 MAX_LINE: Final = 1 << 20
 #: How much of what a program said a report quotes.
 QUOTED: Final = 200
-
-
-class FailureKind(Enum):
-    """How an external bot failed."""
-
-    CANNOT_START = "cannot_start"
-    NOT_READY = "not_ready"
-    MALFORMED = "malformed"
-    WRONG_ID = "wrong_id"
-    ILLEGAL = "illegal"
-    TIMEOUT = "timeout"
-    CRASHED = "crashed"
+#: The shortest time, in seconds, between two looks for the processes a program started while
+#: it plays (each look reads the table of every process of the machine).
+LOOK_SECONDS: Final = 1.0
 
 
 class _Gone(Exception):
     """The program closed its input: it is gone (found out at its next decision)."""
-
-
-class BotFailure(BotError):
-    """An external bot broke the protocol or stopped answering: nothing was applied.
-
-    ``bot`` and ``seat`` say who, ``kind`` how, ``said`` what it wrote (quoted, or None),
-    ``actions`` the actions of the view it was asked about, ``legal`` that view's choices.
-    """
-
-    def __init__(
-        self,
-        bot: str,
-        seat: str | None,
-        kind: FailureKind,
-        detail: str,
-        said: str | None = None,
-        actions: Sequence[str] = (),
-        legal: Sequence[str] = (),
-    ) -> None:
-        at = f" at {seat}" if seat else ""
-        super().__init__(
-            f"bot {bot}{at} failed ({kind.value}): {detail}",
-            code=f"bot_{kind.value}",
-            params={"bot": bot, "seat": seat or ""},
-        )
-        self.bot, self.seat, self.kind, self.detail = bot, seat, kind, detail
-        self.said = said
-        self.actions = tuple(actions)
-        self.legal = tuple(legal)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        args = (self.bot, self.seat, self.kind, self.detail, self.said, self.actions, self.legal)
-        return (type(self), args)
-
-    def to_json(self) -> dict[str, Any]:
-        """The failure as a report's JSON object."""
-        return {
-            "bot": self.bot,
-            "seat": self.seat,
-            "kind": self.kind.value,
-            "message": str(self),
-            "said": self.said,
-            "actions": list(self.actions),
-            "legal": list(self.legal),
-        }
 
 
 def find_program(program: Program) -> str:
@@ -159,7 +109,7 @@ class ExternalBot:
         self.bye_seconds = bye_seconds
         #: What the program said of itself in ``ready``.
         self.introduced: dict[str, Any] = {}
-        self._process: subprocess.Popen[bytes] | None = None
+        self._tree: _ProcessTree | None = None
         self._seat: str | None = None
         self._ids = count(1)
         self._read = bytearray()
@@ -173,15 +123,18 @@ class ExternalBot:
 
     @property
     def cpu_seconds(self) -> float:
-        """The CPU time the program's processes took so far (0 where the system does not say;
-        read from ``/proc`` on Linux, in clock ticks)."""
-        process = self._process
-        return self._cpu_before + (0.0 if process is None else _cpu_of(process.pid))
+        """The CPU time the program's processes took so far (0 where the system does not say)."""
+        tree = self._tree
+        return self._cpu_before + (0.0 if tree is None else tree.cpu_seconds())
 
     @property
     def running(self) -> bool:
         """True while the program's process is there (started and not ended by pybaloot)."""
-        return self._process is not None
+        return self._tree is not None
+
+    @property
+    def _process(self) -> subprocess.Popen[bytes] | None:
+        return None if self._tree is None else self._tree.process
 
     # ------------------------------------------------------------------ the protocol
 
@@ -200,6 +153,8 @@ class ExternalBot:
             act = {"type": "act", "id": number, "view": data, "clock_ms": milliseconds}
             self._send(act, deadline, data)
             line = self._line(deadline, data, f"{milliseconds} ms + {self.grace:g} s grace")
+            assert self._tree is not None
+            self._tree.look(every=LOOK_SECONDS)
             answer = self._message(line, data)
             if answer.get("type") != "action" or not isinstance(answer.get("action"), str):
                 raise self._failed(
@@ -233,16 +188,17 @@ class ExternalBot:
         close_all([self])
 
     def kill(self) -> None:
-        """End the process now (its whole process group), with the last lines of its log."""
+        """End the process now, with every process it started, and the last lines of its
+        log."""
         with self._lock:
-            process, self._process = self._process, None
+            tree, self._tree = self._tree, None
             log_thread, self._log_thread = self._log_thread, None
             self._unsent.clear()
             self._read.clear()
-            if process is not None:
-                self._cpu_before += _cpu_of(process.pid)
-                _end(process)
-                _running.discard(process)
+            if tree is not None:
+                self._cpu_before += tree.cpu_seconds()
+                tree.end()
+                _running.discard(tree)
         if log_thread is not None:  # its standard error ends with it: what it said last
             log_thread.join(1.0)
 
@@ -261,8 +217,8 @@ class ExternalBot:
             )
         except OSError as error:
             raise self._failed(FailureKind.CANNOT_START, str(error), view=view) from None
-        self._process = process
-        _running.add(process)
+        self._tree = _ProcessTree(process)
+        _running.add(self._tree)
         _bots.add(self)
         assert process.stdin is not None
         os.set_blocking(process.stdin.fileno(), False)
@@ -280,6 +236,7 @@ class ExternalBot:
         if ready.get("type") != "ready":
             raise self._failed(FailureKind.NOT_READY, "expected ready", said=line, view=view)
         self.introduced = {k: v for k, v in ready.items() if k in ("name", "author")}
+        self._tree.look()  # what it started to get ready, before any of it can leave its tree
 
     def _send(self, message: dict[str, Any], deadline: float, view: dict[str, Any]) -> None:
         self._unsent.append(_encode(message))
@@ -402,32 +359,24 @@ def close_all(bots: Iterable[object]) -> None:
     deadline = time.monotonic() + max((b.bye_seconds for b in externals), default=0.0)
     for bot in externals:
         with bot._lock:
-            if bot._process is None:
+            tree = bot._tree
+            if tree is None:
                 continue
+            tree.look()  # while it runs: once it exits, what it started is no longer below it
             bot._unsent.append(_encode({"type": "bye"}))
             try:
                 bot._flush(None)
             except (_Gone, BotFailure):
                 continue
-            assert bot._process.stdin is not None
+            assert tree.process.stdin is not None
             with contextlib.suppress(OSError):
-                bot._process.stdin.close()
+                tree.process.stdin.close()
     for bot in externals:
         process = bot._process
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(max(0.0, deadline - time.monotonic()))
         bot.kill()
-
-
-def _cpu_of(pid: int) -> float:
-    """The user and system CPU seconds of process ``pid`` (0 when they cannot be read)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 def _encode(message: dict[str, Any]) -> bytes:
@@ -441,28 +390,115 @@ def _forward(stream: IO[bytes], log: Callable[[bytes], None]) -> None:
             log(line)
 
 
-def _end(process: subprocess.Popen[bytes]) -> None:
-    """End ``process`` and its process group, and reap it."""
+class _ProcessTree:
+    """A program's process and the processes it started, so that all of them end together.
+
+    The program runs in a process group (and session) of its own, but what it starts may leave
+    it: a child that calls ``setsid()`` is out of reach of ``killpg``. So the processes below
+    the program are looked for (with psutil) while it runs: once after ``ready``, after an
+    answer when the last look is :data:`LOOK_SECONDS` old, before ``bye``, and when it is
+    ended; every one found is ended with it, also after it was re-parented (the program or its
+    parent exited), and psutil's process identity (its pid and start time) keeps a pid used
+    again by another process out of it. A process that leaves the tree before any look (a
+    double fork done between two looks) is not found.
+
+    This process does not make itself a child subreaper (Linux's ``PR_SET_CHILD_SUBREAPER``),
+    which would keep every orphan below it: it would adopt the orphans of everything it runs,
+    not only of the programs, and would have to reap them, which Python leaves to whoever
+    started each process (waiting for any child takes the exit status a ``Popen`` waits for);
+    and an adopted process would still not say which program it came from.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        self._root: psutil.Process | None
+        try:
+            self._root = psutil.Process(process.pid)
+        except psutil.Error:  # a system psutil cannot read: the process group alone
+            self._root = None
+        self._below: set[psutil.Process] = set()
+        self._looked = -math.inf  # when it was last looked below
+
+    def cpu_seconds(self) -> float:
+        """The user and system CPU seconds of the program's process (0 when they cannot be
+        read)."""
+        if self._root is None:
+            return 0.0
+        try:
+            times = self._root.cpu_times()
+        except psutil.Error:
+            return 0.0
+        return times.user + times.system
+
+    def look(self, every: float = 0.0) -> set[psutil.Process]:
+        """Find the processes below the program now, and keep those found before that still
+        run; the ones not known before. Nothing is done when the last look is less than
+        ``every`` seconds old."""
+        now = time.monotonic()
+        if now - self._looked < every:
+            return set()
+        self._looked = now
+        found = _descendants(self._root)
+        for gone in self._below - found:  # found before, and out of the tree since
+            with contextlib.suppress(psutil.Error):
+                if gone.is_running():
+                    found |= {gone, *_descendants(gone)}
+        fresh = found - self._below
+        self._below = found
+        return fresh
+
+    def end(self) -> None:
+        """End the program and every process found below it, and reap it.
+
+        They are stopped first, so that none starts another process while they are looked
+        for, then killed.
+        """
+        pid = self.process.pid
+        _signal_group(pid, signal.SIGSTOP)
+        self.look()
+        stopping = set(self._below)
+        while stopping:
+            for process in stopping:
+                with contextlib.suppress(psutil.Error):
+                    process.suspend()
+            stopping = self.look()
+        _signal_group(pid, signal.SIGKILL)
+        for process in self._below:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+
+def _descendants(process: psutil.Process | None) -> set[psutil.Process]:
+    """The processes below ``process`` now (none when it is gone or cannot be read)."""
+    if process is None:
+        return set()
+    try:
+        return set(process.children(recursive=True))
+    except psutil.Error:
+        return set()
+
+
+def _signal_group(pgid: int, signum: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        process.kill()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(5)
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+        os.killpg(pgid, signum)
 
 
-_running: set[subprocess.Popen[bytes]] = set()
+_running: set[_ProcessTree] = set()
 _bots: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
 
 
 def end_all() -> None:
     """End every process of an external bot still running, at once (a worker that stops)."""
-    for process in list(_running):
-        _end(process)
+    for tree in list(_running):
+        tree.end()
     _running.clear()
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from baloot.bots.base import close_bot
-from baloot.bots.external import BotFailure, FailureKind
+from baloot.bots.failure import BotFailure, FailureKind
 from baloot.core.actions import Action
 from baloot.table.players import Bot, Listening
 from baloot.view.seat_view import SeatView

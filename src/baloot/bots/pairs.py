@@ -4,8 +4,10 @@ A pair's result is plain data (:class:`PairResult`, with :meth:`~PairResult.to_j
 it can travel from a worker process or a cluster node and be kept in an output folder; what
 it should write there (records, logs) travels with it in ``files``, and the process that
 keeps the folder writes them. Whatever a bot does, a pair is played to its end: a bot that
-fails (an illegal action, or an external program that breaks its protocol) loses that game,
-and the other game of the pair counts as played.
+fails (an illegal action, an external program that breaks its protocol, or a bot of this
+process that raises: :mod:`baloot.bots.failure`) loses that game, and the other game of the
+pair counts as played; with an output folder, a bot's exception leaves its traceback in the
+seat's log.
 
 >>> pair = play_pair(ArenaConfig("random", "random", pairs=1, seed=3), 1, 11)
 >>> pair.sides[0].match_wins + pair.sides[1].match_wins, pair.failures
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -26,8 +29,9 @@ from typing import Any
 from baloot.bots.base import close_bot, make_bot
 from baloot.bots.clock import Budget
 from baloot.bots.driver import BotTimer, play_hand, play_match
-from baloot.bots.external import BotFailure, ExternalBot, close_all
-from baloot.bots.names import Program, parse_bot_name
+from baloot.bots.external import ExternalBot, close_all
+from baloot.bots.failure import BotFailure, ContainedBot
+from baloot.bots.names import Program, UnknownBotError, parse_bot_name
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import CLASSIC, Rules
@@ -234,11 +238,18 @@ class _Log:
         return b"".join(self.lines)
 
 
-def _make(name: str, rng: random.Random, log: _Log | None) -> Bot:
+def _make(name: str, seat: Seat, rng: random.Random, log: _Log | None) -> Bot:
+    """The bot of ``seat``: a program, or a registered bot whose exceptions are failures."""
     spec = parse_bot_name(name)
     if isinstance(spec, Program):
         return ExternalBot(spec, log=log)
-    return make_bot(spec, rng)
+    try:
+        bot = make_bot(spec, rng)
+    except UnknownBotError:
+        raise
+    except Exception as error:
+        raise BotFailure.raised(name, seat.name, error) from error
+    return ContainedBot(bot)
 
 
 def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
@@ -247,22 +258,22 @@ def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
     pair = PairResult(index, seed)
     for game, a_team in enumerate((Team.NS, Team.EW), 1):
         logs = {seat: _Log() for seat in Seat} if config.out is not None else {}
-        bots = {
-            seat: _make(
-                config.bot_a if seat.team == a_team else config.bot_b,
-                random.Random(seed * 8 + game * 4 + int(seat)),
-                logs.get(seat),
-            )
-            for seat in Seat
-        }
         timer = BotTimer(key=_side_key(a_team))
         played: Hand | Match
         if config.hands:
             played = Hand.new(rng=random.Random(seed), rules=rules)
         else:
             played = Match.new(rng=random.Random(seed), rules=rules)
+        bots: dict[Seat, Bot] = {}
         failed = False
         try:
+            for seat in Seat:
+                bots[seat] = _make(
+                    config.bot_a if seat.team == a_team else config.bot_b,
+                    seat,
+                    random.Random(seed * 8 + game * 4 + int(seat)),
+                    logs.get(seat),
+                )
             if isinstance(played, Hand):
                 play_hand(played, bots, timer, config.budget)
                 _count_hand(played.result(), a_team, pair)
@@ -275,6 +286,8 @@ def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
             hand = played if isinstance(played, Hand) else played.hand
             failure = _failure(error, hand, index, game, a_team)
             pair.failures.append(failure)
+            if error.__cause__ is not None and logs:  # an exception: its traceback is its log
+                logs[Seat[failure.seat]](_traceback(error.__cause__))
             failed = True
             lost = 0 if failure.side == "a" else 1
             pair.sides[lost].failures += 1
@@ -301,6 +314,10 @@ def play_pair(config: ArenaConfig, index: int, seed: int) -> PairResult:
                 if log.size:
                     pair.files[f"logs/{name}-{seat.name}.log"] = log.text()
     return pair
+
+
+def _traceback(error: BaseException) -> bytes:
+    return "".join(traceback.format_exception(error)).encode("utf-8")
 
 
 def _failure(error: BotError, hand: Hand, index: int, game: int, a_team: Team) -> Failure:
