@@ -81,3 +81,26 @@ def test_bad_arguments_are_clear_errors(capsys: pytest.CaptureFixture[str]) -> N
     assert status == 2 and out == "" and "nosuchflag" in err and "Traceback" not in err
     status, out, err = run(capsys, "replay", "/no/such/file.baloot")
     assert status == 2 and out == "" and err.startswith("baloot: cannot read")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play"],
+        ["deal"],
+        ["random"],
+        ["arena", "random", "random", "--hands", "1"],
+        ["analyze", "x"],
+    ],
+)
+@pytest.mark.parametrize("seed", [str(2**63), str(-(2**63) - 1), "9" * 5000, "7.5"])
+def test_a_seed_beyond_what_a_record_keeps_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], command: list[str], seed: str
+) -> None:
+    """A seed is kept as the record's ``x_seed``, a whole number of 64 bits: a larger one
+    would make a match whose record could not be read back."""
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--seed", seed])
+    assert exited.value.code == 2
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.endswith("--seed: a seed is a whole number from -2**63 to 2**63 - 1")

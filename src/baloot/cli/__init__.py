@@ -47,7 +47,7 @@ from .files import (
     silence_stdout,
     write_atomic,
 )
-from .options import add_rules_arguments, rules_from_arguments
+from .options import add_rules_arguments, rules_from_arguments, seed
 from .replay_text import render_replay
 
 OK, ILLEGAL, NOT_A_RECORD = 0, 1, 2
@@ -368,7 +368,7 @@ def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentPars
     p.set_defaults(run=_cmd_validate)
 
     p = command("deal", "show the deck of a seed and the hands it gives")
-    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--seed", type=seed, required=True)
     p.add_argument(
         "--dealer",
         choices=[s.name for s in Seat],
@@ -378,7 +378,7 @@ def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentPars
     p.set_defaults(run=_cmd_deal)
 
     p = command("random", "write records of random legal matches (tests, benchmarks, fuzzing)")
-    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--seed", type=seed, required=True)
     p.add_argument("--count", type=int, default=1, help="how many matches (default 1)")
     p.add_argument("--out", metavar="DIR", help="write one file per match into DIR")
     add_rules_arguments(p, random_per="match")

@@ -49,6 +49,7 @@ from baloot.records.replay import ReplayError
 from baloot.words.strings import LANGUAGES, Strings, strings
 
 from .files import Output, printable, read_record_text, silence_stdout
+from .options import seed
 from .render import call_label, contract_text, play_text
 from .signals import until_interrupted
 
@@ -99,7 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{NO_BOT}: exact values only)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the bot's estimates (default 0)"
+        "--seed", type=seed, default=0, help="seed of the bot's estimates (default 0)"
     )
     parser.add_argument(
         "--lang", choices=LANGUAGES, default="en", help="the language of the report (default en)"

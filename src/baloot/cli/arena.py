@@ -27,7 +27,7 @@ from baloot.bots.names import UnknownBotError
 from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir, printable, silence_stdout
-from .options import add_rules_arguments, rules_from_arguments
+from .options import add_rules_arguments, rules_from_arguments, seed
 from .signals import until_interrupted
 
 
@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--matches", type=int, metavar="N", help="duplicate pairs of matches (default 100)"
     )
     size.add_argument("--hands", type=int, metavar="N", help="duplicate pairs of single hands")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the whole schedule")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the whole schedule")
     parser.add_argument(
         "--jobs", type=int, default=1, metavar="K", help="processes (cores) of this machine"
     )

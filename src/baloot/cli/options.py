@@ -1,10 +1,11 @@
-"""Command-line options shared by the commands: the rules preset and single flags."""
+"""Command-line options shared by the commands: the rules preset and single flags, seeds."""
 
 from __future__ import annotations
 
 import argparse
 
 from baloot.core.rules import PRESETS, Rules
+from baloot.records.record import WHOLE_NUMBERS
 
 RANDOM = "random"
 
@@ -38,3 +39,22 @@ def rules_from_arguments(args: argparse.Namespace) -> Rules | None:
     for assignment in args.rule:
         rules = rules.with_flag_text(assignment)
     return rules
+
+
+def seed(text: str) -> int:
+    """A ``--seed``: a whole number of 64 bits, as a record's ``x_seed`` keeps it.
+
+    >>> seed("-7"), seed(str(2**63 - 1)) == 2**63 - 1
+    (-7, True)
+    >>> seed(str(2**63))
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a seed is a whole number from -2**63 to 2**63 - 1
+    """
+    try:
+        value = int(text) if len(text) <= 30 else None
+    except ValueError:
+        value = None
+    if value is None or value not in WHOLE_NUMBERS:
+        raise argparse.ArgumentTypeError("a seed is a whole number from -2**63 to 2**63 - 1")
+    return value

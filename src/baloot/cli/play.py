@@ -23,7 +23,7 @@ from baloot.words.strings import LANGUAGES
 
 from .files import read_record_text
 from .game import DEFAULT_BOT, TERMINAL_DELAY, Game, Options, seat_bots
-from .options import add_rules_arguments, rules_from_arguments
+from .options import add_rules_arguments, rules_from_arguments, seed
 from .saving import SaveError, save_path
 from .terminal import GameConsole
 
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(expert:hard) or be a program (cmd:COMMAND, or a path)",
     )
     parser.add_argument(
-        "--seed", type=int, help="a seed for a reproducible match (deck, first dealer and bots)"
+        "--seed", type=seed, help="a seed for a reproducible match (deck, first dealer and bots)"
     )
     add_rules_arguments(parser)
     parser.add_argument(
