@@ -25,6 +25,7 @@ from helpers import free_port
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
+from test_external_bots import assert_ended, write_bot
 from test_serve_command import BALOOT, Serving
 from test_server import FAST, Seen, Server, create, my_turn
 from websockets.sync.client import connect as ws_connect
@@ -372,6 +373,25 @@ def test_the_connection_cap_holds_when_many_connect_at_once(
             await hall.stop()
 
     run(main())
+
+
+def test_no_process_an_operators_bot_program_started_outlives_the_server(tmp_path: Path) -> None:
+    """A bot program whose child starts a session of its own (``setsid``), which its process
+    group no longer holds: the server's stop ends it all the same."""
+    pids = tmp_path / "pids"
+    program = write_bot(tmp_path, "setsid_child", pids)
+    serving = Serving(tmp_path, "--bot", f"mine={program}", "--bot-pause", "0")
+    try:
+        serving.post("/api/tables", {"seats": {seat: "bot:mine" for seat in "NESW"}})
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline and (
+            not pids.exists() or len(pids.read_text().split()) < 8
+        ):
+            time.sleep(0.1)
+        assert len(pids.read_text().split()) >= 8  # four programs and their children
+    finally:
+        serving.stop()
+    assert_ended(pids)
 
 
 # --------------------------------------------------------------------------- the API

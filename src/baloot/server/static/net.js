@@ -9,7 +9,7 @@
 
 const PING_MS = 20000;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
-const FATAL = { 4403: "fatal_4403", 4404: "fatal_4404" };
+const FATAL = { 4403: "fatal_4403", 4404: "fatal_4404", 4500: "fatal_4500" };
 
 export class TableConnection {
   constructor(tableId, token, onChange) {

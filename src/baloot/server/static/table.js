@@ -548,6 +548,10 @@ async function start() {
       return;
     }
     if (response.ok) ui.info = await response.json();
+    if (ui.info && ui.info.status === "unrestorable") {
+      conn.stop("fatal_4500");
+      return;
+    }
   } catch (err) {
     // the socket will tell
   }
