@@ -165,6 +165,16 @@ def corrupt_config(store: Store, table_id: str, config: str) -> None:
         sql("UPDATE tables SET config = ? WHERE id = ?", (config, table_id))
 
 
+def corrupt_field(store: Store, table_id: str, change: str) -> None:
+    """The table's config with one field changed: ``change`` is ``field=JSON``."""
+    name, value = change.split("=", 1)
+    with store._transaction() as sql:
+        (config,) = sql("SELECT config FROM tables WHERE id = ?", (table_id,))[0]
+        data = json.loads(config)
+        data[name] = json.loads(value)
+        sql("UPDATE tables SET config = ? WHERE id = ?", (json.dumps(data), table_id))
+
+
 BAD_ROWS = {
     "a step that is not JSON": (corrupt_step, "{not json"),
     "an unknown step kind": (corrupt_step, '{"kind": "jump", "v": 1, "actions": []}'),
@@ -175,6 +185,12 @@ BAD_ROWS = {
     ),
     "a config that is a list": (corrupt_config, "["),
     "an empty config": (corrupt_config, "{}"),
+    "a timer of NaN seconds": (corrupt_field, "timer=NaN"),
+    "a bot nobody knows": (
+        corrupt_field,
+        'players={"N": "bot:nonesuch", "E": "bot:heuristic", "S": "S", "W": "bot:heuristic"}',
+    ),
+    "rules that are no rules": (corrupt_field, 'rules={"no_such_flag": true}'),
 }
 
 

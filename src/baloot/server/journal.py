@@ -24,6 +24,7 @@ baloot.server.journal.JournalError: unknown step kind 'jump'
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -158,8 +159,8 @@ class TableConfig:
         if not isinstance(rules, str | dict):
             raise JournalError("the rules are neither a preset nor an object")
         timer = data.get("timer")
-        if timer is not None and not _number(timer):
-            raise JournalError("the timer is not a number")
+        if timer is not None and not (_number(timer) and 0 < timer < math.inf):
+            raise JournalError("the timer is not a number of seconds")
         tokens = _typed(data.get("tokens"), dict, "the token digests")
         created = data.get("created")
         if not isinstance(created, int | float) or isinstance(created, bool):
