@@ -27,14 +27,14 @@ import inspect
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from functools import cache
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from baloot.bots.names import BotOptions, BotSpec, Program, Registered, UnknownBotError
 from baloot.bots.names import parse_bot_name as parse_bot_name
-from baloot.table.players import Bot
+from baloot.table.players import Bot, close_bot
 
 ENTRY_POINT_GROUP = "pybaloot.bots"
 
@@ -214,11 +214,3 @@ class Closing(Protocol):
     def close(self) -> None:
         """Let go of it."""
         ...
-
-
-def close_bot(bot: object) -> None:
-    """Let go of what ``bot`` holds, if anything."""
-    close = getattr(bot, "close", None)  # quicker than isinstance(bot, Closing)
-    if close is not None:
-        with suppress(Exception):
-            close()

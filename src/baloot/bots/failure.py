@@ -26,9 +26,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
-from baloot.bots.base import close_bot
 from baloot.core.actions import Action
-from baloot.table.players import Bot, BotError
+from baloot.table.players import Bot, BotError, close_bot
 from baloot.view.seat_view import SeatView
 
 __all__ = ["BotFailure", "ContainedBot", "FailureKind", "exception_line"]

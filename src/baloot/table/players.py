@@ -13,6 +13,7 @@ Player(kind=<PlayerKind.BOT: 'bot'>, name='random')
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, runtime_checkable
@@ -111,3 +112,12 @@ def bot_action(hand: Hand, bot: Bot) -> Action:
     if action not in legal:
         raise BotError.of("bot_illegal", str(action), bot=bot.name, seat=seat.name)
     return hand.announced(action)
+
+
+def close_bot(bot: object) -> None:
+    """Let go of what ``bot`` holds (a program, a pool), if anything: a bot may have a
+    ``close``, and failing to let go never stops whoever ends it."""
+    close = getattr(bot, "close", None)  # quicker than isinstance(bot, Closing)
+    if close is not None:
+        with suppress(Exception):
+            close()
