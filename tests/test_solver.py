@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from test_position import hand_in_play
 
 from baloot import Action, Hand, Level, Phase, Rules, Seat, Verb
-from baloot.core._play import play_mask
+from baloot.core.play_rules import play_mask
 from baloot.core.position import Position
 from baloot.solver import Mode, _api, accelerated, solve, values
 from baloot.solver._problem import Problem

@@ -33,9 +33,9 @@ from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
 from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
-from baloot.core._play import beats
 from baloot.core.actions import Action
 from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
+from baloot.core.play_rules import beats
 from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
 

@@ -3,7 +3,7 @@
 A :class:`~baloot.core.hand.Hand` keeps the whole history, its words and its actions; a search
 that plays millions of cards needs only what decides the rest of the play: the four hands, the
 trick in progress and the cards gone. :class:`Position` is that state, mutable, with ``play``
-and ``undo``; its legal cards come from :func:`baloot.core._play.play_mask`, the one statement
+and ``undo``; its legal cards come from :func:`baloot.core.play_rules.play_mask`, the one statement
 of the rules of play, so a position and its hand never disagree.
 
 >>> import random
@@ -26,10 +26,11 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from baloot.core._play import ekka_mask, play_mask, put_card
+from baloot.core._play import put_card
 from baloot.core._state import HOKUM, PLAYING
 from baloot.core.cards import CARDS, card_points
 from baloot.core.hand import Hand
+from baloot.core.play_rules import ekka_mask, play_mask
 
 _LAST_TRICK_BONUS: Final = 10
 
