@@ -134,7 +134,7 @@ class IsmctsBot:
         rng = self.rng
         drawn = WorldSampler(view).worlds(rng, search.worlds)
         kept = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, search.worlds)
-        positions = [Position.of(world) for world, count in kept for _ in range(count)]
+        positions = [world.position() for world, count in kept for _ in range(count)]
         if not positions:
             card = next(a.card for a in legal if a.card is not None)
             return card.index
