@@ -325,7 +325,10 @@ class Hand(Bidding, Play, Results):
         """
         if self._phase is not PLAYING and not (self._phase is OVER and self._trick_no == 8):
             raise ValueError(f"a position is taken in the play phase, not in {self._phase.value}")
-        return Position._of(self, Stakes._of(self, self.copy()) if stakes else None)
+        if not stakes:
+            return Position._of(self, None)
+        scratch = self.copy() if self._trick_no == 0 else None
+        return Position._of(self, Stakes._of(self, scratch))
 
     def copy(self) -> Hand:
         """An independent copy (its undo history included)."""

@@ -34,14 +34,14 @@ written score. A bot's playouts, the solver and the analysis all search this one
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from baloot.core._declarations import Declarations
 from baloot.core._play import put_card
 from baloot.core._state import HOKUM, SUN
 from baloot.core.cards import CARDS, card_points
 from baloot.core.play_rules import ekka_mask, play_mask
+from baloot.core.projects import Project
 from baloot.core.rules import Rules
 from baloot.core.seats import Team
 
@@ -57,8 +57,7 @@ _Saved = tuple[
 ]  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Stakes:
+class Stakes(NamedTuple):
     """What the play of a position is scored for beyond its card points, as the engine scores
     it: the scoring context a search of the written score needs. Fixed for the rest of the
     play, except the declarations of trick 1, which are those still to come when the position
@@ -93,30 +92,41 @@ class Stakes:
         return sum(1 << seat for seat, ranks in enumerate(self.options) if ranks)
 
     @classmethod
-    def _of(cls, hand: Declarations, scratch: Declarations) -> Stakes:
-        """The stakes of ``hand`` in its play phase; ``scratch`` is a copy of it, on which the
-        declarations are read as if nobody had declared, so that none is filtered out yet."""
+    def _of(cls, hand: Declarations, scratch: Declarations | None) -> Stakes:
+        """The stakes of ``hand`` in its play phase; in trick 1 ``scratch`` is a copy of it,
+        on which the declarations are read as if nobody had declared, so that none is
+        filtered out yet (None after trick 1)."""
         sun = hand._kind == SUN
-        projects = []
-        for team in (0, 1):
-            found = [p for seat in (team, team + 2) for p in hand._reading(seat)]
-            projects.append(
-                (sum(p.kind.game_points(sun) for p in found), sum(p.kind.raw for p in found))
-            )
-        order = tuple(hand._order.index(s) for s in range(4))
-        declared, options = _declarations(hand, scratch) if hand._trick_no == 0 else _SETTLED
+        declared, options = _SETTLED if scratch is None else _declarations(hand, scratch)
         return cls(
-            rules=hand._rules,
-            sun=sun,
-            declarers=Team(hand._declarer & 1),
-            level=hand._level,
-            projects=(projects[0], projects[1]),
-            baloot=(hand._baloot_seat(-1), hand._baloot_seat(0), hand._baloot_seat(1)),
-            project_winner=hand._project_winner(),
-            declared=declared,
-            options=options,
-            order=(order[0], order[1], order[2], order[3]),
+            hand._rules,
+            sun,
+            _TEAMS[hand._declarer & 1],
+            hand._level,
+            (
+                _points(hand._reading(0) + hand._reading(2), sun),
+                _points(hand._reading(1) + hand._reading(3), sun),
+            ),
+            (hand._baloot_seat(-1), hand._baloot_seat(0), hand._baloot_seat(1)),
+            hand._project_winner(),
+            declared,
+            options,
+            _PLACES_FROM[hand._p1],
         )
+
+
+_TEAMS: Final = (Team.NS, Team.EW)
+#: For each P1, each seat's place from it.
+_PLACES_FROM: Final = tuple(
+    ((0 - p1) & 3, (1 - p1) & 3, (2 - p1) & 3, (3 - p1) & 3) for p1 in range(4)
+)
+
+
+def _points(projects: tuple[Project, ...], sun: bool) -> tuple[int, int]:
+    """The game points and the raw points of ``projects``."""
+    if not projects:
+        return (0, 0)
+    return (sum(p.kind.game_points(sun) for p in projects), sum(p.kind.raw for p in projects))
 
 
 #: The declarations once trick 1 is over: none to rank, none to come.
