@@ -26,7 +26,6 @@ from typing import Any
 
 from baloot.core.actions import Verb
 from baloot.core.hand import Hand
-from baloot.core.position import Position
 from baloot.core.vocabulary import ContractKind, Phase
 from baloot.solver import _api
 from baloot.solver._api import Mode, values
@@ -97,7 +96,7 @@ def position_costs(seed: int) -> str:
     action = next(a for a in hand.legal_actions() if a.card is not None)
     assert action.card is not None
     card = action.card.index
-    position = Position.of(hand)
+    position = hand.position()
 
     def hand_step() -> None:
         hand.apply(action)

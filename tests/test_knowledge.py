@@ -29,8 +29,8 @@ from baloot import (
     Suit,
     Verb,
 )
-from baloot.core._play import play_mask
 from baloot.core.knowledge import Knowledge, excluded_by_play
+from baloot.core.play_rules import play_mask
 
 HEARTS = CardSet.suit(Suit.HEARTS)
 

@@ -14,7 +14,6 @@ import pytest
 
 from baloot import Hand, Phase, Rules, Verb
 from baloot.core.cards import CARDS
-from baloot.core.position import Position
 
 
 def hand_in_play(rng: random.Random) -> Hand:
@@ -50,7 +49,7 @@ def plays_of(hand: Hand) -> tuple[int, int]:
 def test_a_position_plays_as_its_hand_plays(seed: int) -> None:
     rng = random.Random(seed)
     hand = hand_in_play(rng)
-    position = Position.of(hand)
+    position = hand.position()
     while not hand.is_over:
         assert position.to_act == int(hand.to_act or 0)
         assert (position.legal(), position.ekka()) == plays_of(hand)
@@ -68,7 +67,7 @@ def test_a_position_plays_as_its_hand_plays(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_undo_restores_the_position_and_its_key(seed: int) -> None:
     rng = random.Random(seed)
-    position = Position.of(hand_in_play(rng))
+    position = hand_in_play(rng).position()
     seen = []
     while not position.is_over:
         seen.append((position.key(), position.legal(), position.card_points()))
@@ -83,7 +82,7 @@ def test_undo_restores_the_position_and_its_key(seed: int) -> None:
 
 
 def test_a_copy_is_independent() -> None:
-    position = Position.of(hand_in_play(random.Random(5)))
+    position = hand_in_play(random.Random(5)).position()
     other = position.copy()
     legal = position.legal()
     card = (legal & -legal).bit_length() - 1
@@ -99,7 +98,7 @@ def test_a_key_tells_apart_every_position_of_a_play() -> None:
     (the rest of the play does not depend on them)."""
     rng = random.Random(11)
     for _ in range(20):
-        position = Position.of(hand_in_play(rng))
+        position = hand_in_play(rng).position()
         keys = set()
         while not position.is_over:
             keys.add(position.key())
@@ -111,7 +110,7 @@ def test_a_key_tells_apart_every_position_of_a_play() -> None:
 @pytest.mark.parametrize("seed", range(10))
 def test_a_playout_plays_legally_to_the_end_and_changes_nothing(seed: int) -> None:
     hand = hand_in_play(random.Random(seed))
-    position = Position.of(hand)
+    position = hand.position()
     key = position.key()
     ns, ew = position.playout(random.Random(seed))
     total = 130 if position.trump < 0 else 162
@@ -123,7 +122,7 @@ def test_a_playout_plays_legally_to_the_end_and_changes_nothing(seed: int) -> No
 def test_a_position_is_taken_in_the_play_phase() -> None:
     hand = Hand.new(rng=random.Random(1))
     with pytest.raises(ValueError, match="play phase, not in bidding-1"):
-        Position.of(hand)
+        hand.position()
 
 
 def test_an_illegal_card_or_ekka_is_refused() -> None:
@@ -131,7 +130,7 @@ def test_an_illegal_card_or_ekka_is_refused() -> None:
     hand.apply("N hokum")
     while hand.phase is not Phase.PLAYING:
         hand.apply(next(a for a in hand.legal_actions() if a.verb is Verb.PASS))
-    position = Position.of(hand)
+    position = hand.position()
     held = position.hand(position.to_act)
     not_held = next(c for c in range(32) if not held >> c & 1)
     with pytest.raises(ValueError, match="may not be played now"):

@@ -54,6 +54,7 @@ from baloot import (
     replay,
 )
 from baloot.core.cards import CARDS, CardSet
+from baloot.core.position import Position
 
 SRC = Path(baloot.__file__).resolve().parent
 ORDERED = " ".join(c.text for c in CARDS)
@@ -717,6 +718,44 @@ def core_problems(graph: dict[str, frozenset[str]]) -> list[str]:
     return problems
 
 
+def private_core_problems(graph: dict[str, frozenset[str]]) -> list[str]:
+    """Imports of a private core module (``baloot.core._x``) from outside the core."""
+    return [
+        f"{module} imports {dep}"
+        for module, deps in sorted(graph.items())
+        if layer(module) != "core"
+        for dep in sorted(deps)
+        if dep.startswith("baloot.core._")
+    ]
+
+
+def core_private_names() -> frozenset[str]:
+    """The private attributes and methods of the core's objects that a search could reach
+    for: the fields and rules of a hand, and those of a search position."""
+    names: set[str] = set()
+    for cls in (*Hand.__mro__, Position):
+        names.update(vars(cls))
+        names.update(getattr(cls, "__slots__", ()))
+    return frozenset(n for n in names if n.startswith("_") and not n.startswith("__"))
+
+
+def private_reads(root: Path, private: frozenset[str]) -> list[str]:
+    """Every ``x._name`` outside the core, ``x`` not ``self`` nor ``cls``, where ``_name`` is
+    one of ``private``: as far as a reading of the source can tell, a reach into a core
+    object's private state."""
+    found = []
+    for path in sorted((root / "baloot").rglob("*.py")):
+        if module_name(path, root).startswith("baloot.core"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.Attribute) or node.attr not in private:
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            found.append(f"{module_name(path, root)}:{node.lineno} reads .{node.attr}")
+    return found
+
+
 def test_the_import_graph_is_read_correctly() -> None:
     graph = baloot_graph()
     assert "baloot.core._lookup" in graph["baloot.core._bidding"]  # from baloot.core import _lookup
@@ -773,6 +812,38 @@ def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     ]
 
 
+def test_the_private_core_checks_catch_what_they_look_for(tmp_path: Path) -> None:
+    files = {
+        "core/__init__.py": "",
+        "core/_state.py": "",
+        "core/hand.py": "from baloot.core import _state\nx = hand._hands\n",
+        "solver/__init__.py": "",
+        "solver/a.py": "from baloot.core import _state\nimport baloot.core._state\n",
+        "solver/b.py": "def f(hand, self):\n    return hand._trick, self._trick, hand._mine\n",
+    }
+    for name, text in files.items():
+        path = tmp_path / "baloot" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert private_core_problems(import_graph(tmp_path)) == [
+        "baloot.solver.a imports baloot.core._state"
+    ]
+    assert private_reads(tmp_path, core_private_names()) == ["baloot.solver.b:2 reads ._trick"]
+
+
+def test_nothing_outside_the_core_imports_a_private_core_module() -> None:
+    """The rules of play, the re-dealer and the state to search are public
+    (:mod:`baloot.core.play_rules`, :mod:`baloot.core.redeal`, :meth:`Hand.position`): the
+    private modules are the core's own business."""
+    problems = private_core_problems(baloot_graph())
+    assert not problems, "\n".join(problems)
+
+
+def test_nothing_outside_the_core_reads_a_hand_or_a_positions_private_state() -> None:
+    problems = private_reads(SRC.parent, core_private_names())
+    assert not problems, "\n".join(problems)
+
+
 def test_no_import_cycles_among_baloot_modules() -> None:
     found = cycles(baloot_graph())
     assert not found, " ; ".join(" -> ".join(c) for c in found)
@@ -793,7 +864,7 @@ HAND_NAMES = frozenset((
     "actions", "announced", "apply", "bidding", "bidding_length", "card_points", "check",
     "contract", "copy", "current_trick", "dealer", "deck", "declared", "doubling", "exposed",
     "from_deck", "full_hand", "hand", "is_over", "knowledge", "legal_actions", "new",
-    "next_dealer", "parse_action", "phase", "play_restriction", "played", "projects",
+    "next_dealer", "parse_action", "phase", "play_restriction", "played", "position", "projects",
     "question", "result", "round_two_start", "rules", "score_before", "shown_projects",
     "taker", "to_act", "trick_number", "tricks", "tricks_won", "undo",
 ))  # fmt: skip

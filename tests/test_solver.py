@@ -23,8 +23,7 @@ from hypothesis import strategies as st
 from test_position import hand_in_play
 
 from baloot import Action, Hand, Level, Phase, Rules, Seat, Verb
-from baloot.core._play import play_mask
-from baloot.core.position import Position
+from baloot.core.play_rules import play_mask
 from baloot.solver import Mode, _api, accelerated, solve, values
 from baloot.solver._problem import Problem
 from baloot.solver._search import Search
@@ -154,12 +153,12 @@ def test_the_compiled_rules_of_play_are_the_engines() -> None:
     rng = random.Random(4)
     checked = 0
     while checked < 4000:
-        position = Position.of(hand_in_play(rng))
+        position = hand_in_play(rng).position()
         while not position.is_over:
             trick = position.trick
             leader = position.leader
             hands = tuple(position.hand(s) for s in range(4))
-            ekka = bool(trick) and position._ekka
+            ekka = bool(trick) and position.led_ekka
             for locked in (False, True):
                 for partner_led_must_trump in (False, True):
                     for must_undertrump in (False, True):
@@ -171,8 +170,8 @@ def test_the_compiled_rules_of_play_are_the_engines() -> None:
                         expected = play_mask(
                             hands[s],
                             trick,
-                            bool((position._win_seat ^ s) & 1),
-                            position._win_card,
+                            bool((position.winning[0] ^ s) & 1),
+                            position.winning[1],
                             ekka,
                             position.trump,
                             locked,
@@ -209,7 +208,7 @@ def test_the_compiled_search_and_the_python_search_agree_on_thousands_of_positio
             for _ in range(rng.randrange(4)):
                 hand.apply(rng.choice(hand.legal_actions()))
             for score in (False, True):
-                problem = Problem.of(hand, score=score)
+                problem = Problem.of(hand.position(stakes=score), score=score)
                 found = _api.search(problem, want_values=True, compiled=True)
                 assert found == Search(problem).values(), hand.actions
                 value = _api.search(problem, want_values=False, compiled=True)
@@ -221,7 +220,7 @@ def test_the_compiled_search_and_the_python_search_agree_on_thousands_of_positio
 def test_the_searches_agree_on_longer_endgames(seed: int, tricks: int) -> None:
     hand = endgame(random.Random(seed), tricks)
     for score in (False, True):
-        problem = Problem.of(hand, score=score)
+        problem = Problem.of(hand.position(stakes=score), score=score)
         assert _api.search(problem, want_values=True, compiled=True) == Search(problem).values()
 
 
@@ -232,7 +231,7 @@ def test_the_fast_configuration_gives_the_values_of_the_slow_one(seed: int) -> N
     merging, on endgames of 5 and 6 tricks."""
     hand = endgame(random.Random(seed), 5 + seed % 2)
     for score in (False, True):
-        problem = Problem.of(hand, score=score)
+        problem = Problem.of(hand.position(stakes=score), score=score)
         fast = _api.search(problem, want_values=True, compiled=True)
         slow = _api.search(problem, want_values=True, compiled=True, use_table=False, merge=False)
         assert fast == slow, hand.actions
@@ -242,7 +241,7 @@ def test_the_fast_configuration_gives_the_values_of_the_slow_one(seed: int) -> N
 def test_the_python_search_gives_the_values_of_its_slow_configuration(seed: int) -> None:
     hand = endgame(random.Random(seed), 3 + seed % 2)
     for score in (False, True):
-        problem = Problem.of(hand, score=score)
+        problem = Problem.of(hand.position(stakes=score), score=score)
         slow = Search(problem, use_table=False, merge=False).values()
         assert Search(problem).values() == slow, hand.actions
 
@@ -258,7 +257,7 @@ def test_the_utility_tables_are_the_engines_results() -> None:
         hand = hand_in_play(rng)
         while hand.trick_number < 1:
             hand.apply(rng.choice(hand.legal_actions()))
-        problem = Problem.of(hand, score=True)
+        problem = Problem.of(hand.position(stakes=True), score=True)
         while not hand.is_over:
             hand.apply(rng.choice(hand.legal_actions()))
         ns = hand.card_points()[0]
@@ -277,7 +276,7 @@ def test_the_searchs_project_winner_is_the_engines() -> None:
     checked = 0
     while checked < 300:
         hand = hand_in_play(rng)
-        if not Problem.of(hand, score=True).pending:
+        if not Problem.of(hand.position(stakes=True), score=True).pending:
             continue
         while len(hand.current_trick) < 3 or hand.declared(hand.to_act or Seat.N) is None:
             legal = hand.legal_actions()
@@ -288,12 +287,14 @@ def test_the_searchs_project_winner_is_the_engines() -> None:
                 hand.apply(legal[-1])
             else:
                 break
-        winner = hand._project_winner()
+        stakes = hand.position(stakes=True).stakes
+        assert stakes is not None
+        winner = stakes.project_winner
         expected = 0 if winner < 0 else 1 + (winner & 1)
-        problem = Problem.of(hand, score=True, root_declares=False)
+        problem = Problem.of(hand.position(stakes=True), score=True, root_declares=False)
         assert Search(problem).outcome(problem.declared) == expected
         hand.apply(next(a for a in hand.legal_actions() if a.card is not None))
-        assert Problem.of(hand, score=True).outcome == expected
+        assert Problem.of(hand.position(stakes=True), score=True).outcome == expected
         checked += 1
 
 
@@ -310,7 +311,7 @@ def test_declarations_in_trick_one_are_searched_as_the_engine_plays_them(seed: i
             declares = [a for a in hand.legal_actions() if a.verb is Verb.DECLARE]
             declare = declares and rng.random() < 0.5
             hand.apply(rng.choice(declares) if declare else rng.choice(plays))
-        if Problem.of(hand, score=True).pending:
+        if Problem.of(hand.position(stakes=True), score=True).pending:
             break
 
     def ns_value(h: Hand) -> int:
@@ -385,6 +386,17 @@ def test_the_solver_wants_a_hand_in_its_play_phase() -> None:
         solve(hand)
     with pytest.raises(ValueError, match="is not a valid Mode"):
         solve(hand_in_play(random.Random(1)), "tricks")
+
+
+def test_the_written_score_is_searched_on_a_position_taken_with_its_stakes() -> None:
+    hand = hand_in_play(random.Random(2))
+    with pytest.raises(ValueError, match="taken with its stakes"):
+        Problem.of(hand.position(), score=True)
+    assert Problem.of(hand.position(stakes=True), score=True).score
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    with pytest.raises(ValueError, match="a card to play"):
+        Problem.of(hand.position(), score=False)
 
 
 @needs_compiled

@@ -33,9 +33,9 @@ from baloot.bots.expert.budget import Budget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
 from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
-from baloot.core._play import beats
 from baloot.core.actions import Action
 from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
+from baloot.core.play_rules import beats
 from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
 
@@ -134,7 +134,7 @@ class IsmctsBot:
         rng = self.rng
         drawn = WorldSampler(view).worlds(rng, search.worlds)
         kept = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, search.worlds)
-        positions = [Position.of(world) for world, count in kept for _ in range(count)]
+        positions = [world.position() for world, count in kept for _ in range(count)]
         if not positions:
             card = next(a.card for a in legal if a.card is not None)
             return card.index

@@ -10,6 +10,7 @@ from itertools import product
 from typing import Final
 
 from baloot.core.actions import Action, Claim, Verb
+from baloot.core.cards import BEST_PLAIN as BEST_PLAIN
 from baloot.core.cards import CARDS, PLAIN_STRENGTH, TRUMP_STRENGTH, Rank, Suit
 from baloot.core.cards import PLAIN_ABOVE as PLAIN_ABOVE
 from baloot.core.cards import TRUMP_ABOVE as TRUMP_ABOVE
@@ -21,11 +22,6 @@ SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 
 TRUMP_RANK_STRENGTH: Final = tuple(TRUMP_STRENGTH[c & 7] for c in range(32))
 PLAIN_RANK_STRENGTH: Final = tuple(PLAIN_STRENGTH[c & 7] for c in range(32))
-#: For each byte of a suit's cards, the rank of its best card in plain order (-1 if empty).
-BEST_PLAIN: Final = tuple(
-    max((r for r in range(8) if byte >> r & 1), key=PLAIN_STRENGTH.__getitem__, default=-1)
-    for byte in range(256)
-)
 KING_QUEEN: Final = tuple(
     (1 << (s * 8 + Rank.KING)) | (1 << (s * 8 + Rank.QUEEN)) for s in range(4)
 )

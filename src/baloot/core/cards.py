@@ -191,6 +191,12 @@ def _above(strength_of: tuple[int, ...]) -> tuple[int, ...]:
 #: (``TRUMP_ABOVE``) and as plain cards, in Sun or in a side suit (``PLAIN_ABOVE``).
 TRUMP_ABOVE: Final = _above(TRUMP_STRENGTH)
 PLAIN_ABOVE: Final = _above(PLAIN_STRENGTH)
+#: For each byte of a suit's cards (bit = rank value), the rank of its best card in plain
+#: order, -1 for none: ``BEST_PLAIN[0b10010]`` is 4 (the Ten above the King).
+BEST_PLAIN: Final = tuple(
+    max((r for r in range(8) if byte >> r & 1), key=PLAIN_STRENGTH.__getitem__, default=-1)
+    for byte in range(256)
+)
 
 
 def strength(card: Card, trump: Suit | None) -> int:

@@ -46,6 +46,7 @@ from baloot.core.actions import Action, Verb, action_words, parse_after_seat
 from baloot.core.cards import CARDS, Card, CardSet
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.knowledge import Knowledge, every_seat
+from baloot.core.position import Position, Stakes
 from baloot.core.projects import Project
 from baloot.core.reasons import Reason
 from baloot.core.rules import CLASSIC, Rules
@@ -306,6 +307,28 @@ class Hand(Bidding, Play, Results):
         c = (pick & -pick).bit_length() - 1
         error = self._explain_play(Action(SEATS[s], Verb.PLAY, card=CARDS[c]), c, allowed)
         return Reason(error.code, error.params)
+
+    def position(self, *, stakes: bool = False) -> Position:
+        """The play from here on as the one state to search (:mod:`baloot.core.position`):
+        cards as masks, ``play`` and ``undo``, no history. With ``stakes`` it also carries
+        what the play is scored for (:class:`~baloot.core.position.Stakes`), which a search of
+        the written score needs. The hand must be in its play phase, or played out.
+
+        >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+        >>> hand.position()
+        Traceback (most recent call last):
+        ...
+        ValueError: a position is taken in the play phase, not in bidding-1
+        >>> _ = hand.apply("N sun")
+        >>> hand.position(), hand.position().stakes
+        (<Position trick 1, seat 0 to play []>, None)
+        """
+        if self._phase is not PLAYING and not (self._phase is OVER and self._trick_no == 8):
+            raise ValueError(f"a position is taken in the play phase, not in {self._phase.value}")
+        if not stakes:
+            return Position._of(self, None)
+        scratch = self.copy() if self._trick_no == 0 else None
+        return Position._of(self, Stakes._of(self, scratch))
 
     def copy(self) -> Hand:
         """An independent copy (its undo history included)."""

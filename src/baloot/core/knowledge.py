@@ -9,7 +9,7 @@ states them once: :meth:`Hand.knowledge <baloot.core.hand.Hand.knowledge>` and t
 key of the seat view.
 
 The facts about plays are not a second statement of R9: for each card a seat played they are
-read off :func:`~baloot.core._play.play_mask`, the one statement of the rules of play, asked
+read off :func:`~baloot.core.play_rules.play_mask`, the one statement of the rules of play, asked
 about the public position the engine itself saw (the trick, who was winning it, the Ekka word,
 the lock, the flags).
 
@@ -37,10 +37,10 @@ from typing import Any, Final, NamedTuple
 from baloot.core import _lookup as T
 from baloot.core._bidding import _LOW_RANKS
 from baloot.core._outcome import Results
-from baloot.core._play import play_mask
 from baloot.core._state import HOKUM, MUTABLE, PLAY_MUTABLE
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import CARDS, FULL_MASK, Card, CardSet, Suit
+from baloot.core.play_rules import play_mask
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import SEATS, Seat
 
@@ -111,7 +111,7 @@ def excluded_by_play(
     must_undertrump: bool,
 ) -> int:
     """The cards a seat cannot have held when it played ``card`` on ``trick`` (arguments as
-    :func:`~baloot.core._play.play_mask`), as a mask.
+    :func:`~baloot.core.play_rules.play_mask`), as a mask.
 
     A card x is excluded when ``play_mask`` refuses ``card`` from the hand {card, x}: holding
     x would have forced another card. Pairs are enough, both ways, because every duty of R9

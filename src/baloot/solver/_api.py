@@ -13,6 +13,8 @@ from typing import Final
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import CARDS
 from baloot.core.hand import Hand
+from baloot.core.position import Position
+from baloot.core.vocabulary import Phase
 from baloot.solver import _search
 from baloot.solver._problem import Problem
 
@@ -121,7 +123,7 @@ def solve(hand: Hand, mode: Mode | str = Mode.SCORE) -> int:
     (84, 18)
     """
     score = Mode(mode) is Mode.SCORE
-    problem = Problem.of(hand, score=score, root_declares=True)
+    problem = Problem.of(_position(hand, score), score=score, root_declares=True)
     found = search(problem, want_values=False)
     assert isinstance(found, int)
     return _for_team(problem, found, problem.to_act & 1)
@@ -137,7 +139,7 @@ def values(hand: Hand, mode: Mode | str = Mode.SCORE) -> dict[Action, int]:
     """
     score = Mode(mode) is Mode.SCORE
     legal = hand.legal_actions()
-    problem = Problem.of(hand, score=score, root_declares=False)
+    problem = Problem.of(_position(hand, score), score=score, root_declares=False)
     team = problem.to_act & 1
     found = search(problem, want_values=True)
     assert isinstance(found, list)
@@ -154,6 +156,13 @@ def values(hand: Hand, mode: Mode | str = Mode.SCORE) -> dict[Action, int]:
             declared.apply(action)
             result[action] = solve(declared, Mode.SCORE)
     return result
+
+
+def _position(hand: Hand, score: bool) -> Position:
+    """The position of ``hand`` to search (with its stakes for the written score)."""
+    if hand.phase is not Phase.PLAYING:
+        raise ValueError(f"the solver needs a hand in its play phase, not {hand.phase.value}")
+    return hand.position(stakes=score)
 
 
 def _example() -> Hand:

@@ -1,6 +1,7 @@
 /* The compiled double-dummy search of baloot.solver: the same search as _search.py, over bit
- * masks. It states the rules of play again (play_mask below mirrors baloot.core._play), so the
- * tests compare it with the pure Python search, which asks the engine, on many random positions.
+ * masks. It states the rules of play again (play_mask below mirrors baloot.core.play_rules), so
+ * the tests compare it with the pure Python search, which asks the engine, on many random
+ * positions.
  *
  * Values are from North-South's side: NS maximises, EW minimises. A search returns the value of
  * the whole hand: in card-point mode NS's card points, the last trick's 10 included; in score
@@ -172,7 +173,7 @@ static void tt_store(Entry *bucket, const St *s, uint32_t extra, int lo, int hi,
 
 /* ------------------------------------------------------------------ the rules of play */
 
-/* R9.3-R9.4: mirrors baloot.core._play.play_mask. */
+/* R9.3-R9.4: mirrors baloot.core.play_rules.play_mask. */
 static inline uint32_t play_mask(const Ctx *c, const St *s, int seat) {
     uint32_t held = s->hand[seat];
     int trump = c->trump;

@@ -2,7 +2,7 @@
 
 Alpha-beta over the cards, NS maximising and EW minimising the value of the whole hand (NS's
 card points, or the utility table's entry for NS's final points and trick state). Legal cards
-come from :func:`baloot.core._play.play_mask`. Four things make it fast, none changes a value:
+come from :func:`baloot.core.play_rules.play_mask`. Four things make it fast, none changes a value:
 
 - a transposition table at the start of each trick after the first, keyed on the hands and the
   leader (in score mode also on NS's points so far, the trick flags and the declarations'
@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from baloot.core._lookup import BEST_PLAIN
-from baloot.core._play import beats, ekka_mask, play_mask
 from baloot.core.cards import (
+    BEST_PLAIN,
     PLAIN_ABOVE,
     PLAIN_POINTS,
     PLAIN_STRENGTH,
@@ -33,6 +32,7 @@ from baloot.core.cards import (
     TRUMP_POINTS,
     TRUMP_STRENGTH,
 )
+from baloot.core.play_rules import beats, ekka_mask, play_mask
 from baloot.solver._problem import Problem
 
 _INF: Final = 30000
@@ -261,10 +261,10 @@ class Search:
     def put(self, s: _State, seat: int, card: int, ekka: bool) -> None:
         """Play ``card`` of ``seat`` on ``s``; close the trick after the fourth card.
 
-        Not :func:`baloot.core._play.put_card`: the search keeps what its value needs as it
+        Not :meth:`baloot.core.position.Position.play`: the search keeps what its value needs as it
         goes (NS's points, the trick flags, the declarations' outcome after trick 1) where
         the hand keeps the cards each team won; who takes the trick is the engine's rule,
-        :func:`~baloot.core._play.beats`."""
+        :func:`~baloot.core.play_rules.beats`."""
         s.hands[seat] &= ~(1 << card)
         if not s.trick:
             s.ekka = ekka

@@ -37,13 +37,13 @@ from collections.abc import Mapping
 from math import factorial
 from typing import Final
 
-from baloot.core._redeal import Masks, Template, cards_of, deck_for, project_shapes
 from baloot.core.actions import Verb
 from baloot.core.cards import CARDS, TRUMP_ABOVE, Card, CardSet
 from baloot.core.errors import BalootError, IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.knowledge import Knowledge
 from baloot.core.projects import ProjectKind, reading
+from baloot.core.redeal import Masks, Template, cards_of, deck_for, project_shapes
 from baloot.core.seats import SEATS, Seat
 from baloot.view.seat_view import SeatView
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from baloot.core._play import beats, play_mask
 from baloot.core.cards import PLAIN_POINTS, TRUMP_POINTS
 from baloot.core.hand import Hand
+from baloot.core.play_rules import beats, play_mask
 from baloot.core.seats import Seat
 
 #: Likelihood of a follow that gave points away when a cheaper card of the suit was legal

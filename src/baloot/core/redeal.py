@@ -1,4 +1,4 @@
-"""One public history over other hidden cards: the deck that deals them, and a hand re-dealt.
+"""The re-dealer: one public history over other hidden cards, the deck that deals them.
 
 A bot that searches needs many hands that agree with what its seat has seen and differ in
 the cards it has not. Replaying the whole history for each one costs as much as the search
@@ -115,7 +115,24 @@ class Template:
     """A hand after the bidding whose history can be given other hidden cards.
 
     Built once from a hand (every action of it checked by the engine); :meth:`rehand` then
-    gives a copy the cards of another deal, in a few microseconds per undo snapshot.
+    gives a copy the cards of another deal, in a few microseconds per undo snapshot. Here W
+    and E trade their cards after N's Sun and first card:
+
+    >>> from baloot.core.cards import CARDS
+    >>> from baloot.core.seats import SEATS
+    >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+    >>> for action in ("N sun", "N play As"):
+    ...     _ = hand.apply(action)
+    >>> deck = list(hand.deck)
+    >>> for w, e in zip((3, 4, 5, 14, 15, 23, 24, 25), (9, 10, 11, 18, 19, 29, 30, 31)):
+    ...     deck[w], deck[e] = deck[e], deck[w]
+    >>> traded = Hand(deck, dealer="E")
+    >>> first5 = tuple(traded.hand(s).mask for s in SEATS)
+    >>> _ = traded.apply("N sun")
+    >>> full = tuple(traded.full_hand(s).mask for s in SEATS)
+    >>> world = Template(hand).rehand(tuple(c.index for c in deck), full, first5)
+    >>> world.actions == hand.actions, world.hand("W") == hand.hand("E")
+    (True, True)
     """
 
     __slots__ = ("_declares", "_hand", "_plan", "_played")
