@@ -19,6 +19,7 @@ import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+from urllib.parse import unquote_plus
 
 from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
@@ -35,7 +36,11 @@ CANNOT_START: Final = 2
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+#: The query of a URL in a log line: from ``?`` to a space, a quote or an angle bracket.
+_QUERY = re.compile(r"\?[^\s\"'<>]*")
+#: One parameter of a query: the server separates them by ``&``; ``;`` and ``?`` are
+#: separators too here, so that a token after them in a link made by hand is hidden as well.
+_PARAMETER = re.compile(r"[^&;?]+")
 
 HELP: Final = "serve tables in the browser: play with friends and bots, in Arabic or English"
 EPILOG: Final = """\
@@ -267,9 +272,27 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _redact(text: str) -> str:
-    """A database URL or log line without secrets: tokens and passwords replaced."""
-    text = _TOKEN.sub(r"\1…", text)
+    """A database URL or log line without secrets: tokens and passwords replaced.
+
+    >>> _redact("GET /t/x?lang=ar&%74oken=Tk9&TOKEN=Tk9;token=Tk9 postgresql://u:pw@host/db")
+    'GET /t/x?lang=ar&%74oken=…&TOKEN=…;token=… postgresql://u:…@host/db'
+    """
+    text = _QUERY.sub(lambda query: _PARAMETER.sub(_hide_token, query[0]), text)
     return re.sub(r"(://[^:/@]+:)[^@]+@", r"\1…@", text)
+
+
+def _hide_token(parameter: re.Match[str]) -> str:
+    """A query's parameter, its value replaced by ``…`` if its name is ``token``.
+
+    The name is decoded as the server decodes it (``urllib.parse.parse_qsl``: ``%74oken`` and
+    ``to%6Ben`` are ``token``, ``+`` is a space), then compared without case or surrounding
+    spaces: the server reads no token from ``TOKEN=`` or ``+token=``, but the value may still
+    be one pasted in the wrong place.
+    """
+    name, equals, value = parameter[0].partition("=")
+    if equals and value and unquote_plus(name).strip().casefold() == "token":
+        return f"{name}=…"
+    return parameter[0]
 
 
 def _redact_tokens(record: logging.LogRecord) -> bool:
