@@ -5,8 +5,8 @@ sockets, keeps seat tokens out of its log, refuses what it cannot do with one li
 from __future__ import annotations
 
 import json
-import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from helpers import CRASHING_BOT, free_port
 from websockets.sync.client import connect
+
+from baloot.server.storage import open_store
 
 BALOOT = [sys.executable, "-m", "baloot"]
 
@@ -168,10 +170,44 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         assert option in shown
 
 
-@pytest.mark.skipif(os.name != "posix", reason="signals")
-def test_bad_options_are_refused_with_status_2() -> None:
-    done = run("serve", "--port", "70000")
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--port", "70000", "--port is 1 to 65535, not 70000"),
+        ("--idle-days", "nan", "--idle-days is above 0, at most 3650, not nan"),
+        ("--idle-days", "inf", "--idle-days is above 0, at most 3650, not inf"),
+        ("--idle-days", "0", "--idle-days is above 0, at most 3650, not 0.0"),
+        ("--bot-pause", "nan", "--bot-pause is 0 to 10 seconds, not nan"),
+        ("--bot-pause", "-inf", "--bot-pause is 0 to 10 seconds, not -inf"),
+        ("--tables-per-minute", "-1", "--tables-per-minute is 0 (no limit) to 10000, not -1"),
+        ("--tables-per-minute", "9" * 400, "--tables-per-minute is 0 (no limit) to 10000"),
+        ("--host", "", "--host is an address to listen on"),
+        ("--host", " ", "--host is an address to listen on"),
+        ("--db", "", "--db is a SQLite file or a postgresql:// URL, not empty"),
+    ],
+)
+def test_bad_options_are_refused_with_status_2(
+    tmp_path: Path, option: str, value: str, says: str
+) -> None:
+    port_and_db = ["--port", str(free_port()), "--db", str(tmp_path / "t.db")]
+    done = run("serve", *port_and_db, f"{option}={value}", timeout=15)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"baloot serve: {says}")
+
+
+def test_a_database_whose_schema_version_was_emptied_is_one_line_and_status_2(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "t.db"
+    open_store(str(database)).close()
+    emptied = sqlite3.connect(database)
+    with emptied:
+        emptied.execute("DELETE FROM schema_version")
+    emptied.close()
+    done = run("serve", "--port", str(free_port()), "--db", str(database))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"the SQLite database {database} has tables but no schema version" in done.stderr
+    assert "restore it from a backup" in done.stderr
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"

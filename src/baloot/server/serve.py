@@ -36,6 +36,10 @@ CANNOT_START: Final = 2
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
+#: The most ``--idle-days`` may be: ten years.
+MAX_IDLE_DAYS: Final = 3650
+#: The most ``--tables-per-minute`` may be.
+MAX_TABLES_PER_MINUTE: Final = 10_000
 #: The query of a URL in a log line: from ``?`` to a space, a quote or an angle bracket.
 _QUERY = re.compile(r"\?[^\s\"'<>]*")
 #: One parameter of a query: the server separates them by ``&``; ``;`` and ``?`` are
@@ -121,6 +125,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C or SIGTERM; the exit status."""
+    problem = _bad_option(args)
+    if problem is not None:
+        return _cannot(problem)
     # The web stack is imported here, not at the top: other commands do not need it.
     import uvicorn
 
@@ -131,16 +138,6 @@ def run(args: argparse.Namespace) -> int:
     from baloot.server.hall import Hall
     from baloot.server.storage import open_store
 
-    if (
-        not 0 < args.port < 65536
-        or args.idle_days <= 0
-        or not 0 <= args.bot_pause <= 10
-        or args.tables_per_minute < 0
-    ):
-        return _cannot(
-            "--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10, "
-            "--tables-per-minute 0 or more"
-        )
     try:
         operators = operator_bots(args.bot)
     except BalootError as error:
@@ -306,6 +303,35 @@ def _redact_tokens(record: logging.LogRecord) -> bool:
 
 def _first_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _bad_option(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options that need no import to check, in one line (None:
+    nothing). A number must be within its range, which nan never is and inf is not."""
+    numbers = (
+        ("--port", args.port, 1 <= args.port <= 65535, "1 to 65535"),
+        (
+            "--idle-days",
+            args.idle_days,
+            0 < args.idle_days <= MAX_IDLE_DAYS,
+            f"above 0, at most {MAX_IDLE_DAYS}",
+        ),
+        ("--bot-pause", args.bot_pause, 0 <= args.bot_pause <= 10, "0 to 10 seconds"),
+        (
+            "--tables-per-minute",
+            args.tables_per_minute,
+            0 <= args.tables_per_minute <= MAX_TABLES_PER_MINUTE,
+            f"0 (no limit) to {MAX_TABLES_PER_MINUTE}",
+        ),
+    )
+    for option, value, within, allowed in numbers:
+        if not within:
+            return f"{option} is {allowed}, not {value}"
+    if not args.host.strip():
+        return "--host is an address to listen on (127.0.0.1, 0.0.0.0, ::), not empty"
+    if args.db is not None and not args.db.strip():
+        return "--db is a SQLite file or a postgresql:// URL, not empty"
+    return None
 
 
 def _cannot(message: str) -> int:
