@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +36,21 @@ class Serving:
     """A ``baloot serve`` process and its address; what it writes on standard output (the
     banner, the access log) is in ``output``, on standard error in ``log``."""
 
-    def __init__(self, tmp_path: Path, *options: str) -> None:
+    def __init__(self, tmp_path: Path, *options: str, ignoring: int | None = None) -> None:
+        """Start the server; ``ignoring`` names a signal it starts with ignored, as a shell's
+        background job starts with SIGINT ignored."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.output = tmp_path / "serve.out"
         self.log = tmp_path / "serve.log"
+
         self.process = subprocess.Popen(
             [*BALOOT, "serve", "--port", str(self.port), "--db", str(tmp_path / "t.db"), *options],
             stdout=self.output.open("w"),
             stderr=self.log.open("w"),
+            preexec_fn=None
+            if ignoring is None
+            else partial(signal.signal, ignoring, signal.SIG_IGN),
         )
         for _ in range(100):
             try:
@@ -138,6 +145,26 @@ def test_sigterm_ends_the_server_cleanly_and_keeps_the_tables(tmp_path: Path) ->
 def test_ctrl_c_ends_the_server_without_a_traceback(tmp_path: Path) -> None:
     server = Serving(tmp_path)
     assert server.stop(signal.SIGINT) == 130
+    assert "Traceback" not in server.log.read_text()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize(
+    ("sent", "ignoring", "status"),
+    [
+        (signal.SIGINT, None, 130),
+        (signal.SIGINT, signal.SIGINT, 130),  # `baloot serve &` in a script, then `kill -INT`
+        (signal.SIGTERM, signal.SIGTERM, -signal.SIGTERM),
+    ],
+)
+def test_a_signal_to_the_server_alone_stops_it_with_its_status_even_if_it_started_ignored(
+    tmp_path: Path, sent: int, ignoring: int | None, status: int, attempt: int
+) -> None:
+    server = Serving(tmp_path, ignoring=ignoring)
+    created = server.post("/api/tables", {"seats": {s: "human" for s in "NESW"}})
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{created['table']}") as ws:
+        assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+        assert server.stop(sent) == status
     assert "Traceback" not in server.log.read_text()
 
 

@@ -5,19 +5,24 @@ The command line (:mod:`baloot.cli`) lists this command without importing the se
 imported by :func:`run` alone, so that ``baloot replay`` starts as fast as before.
 
 Seat tokens travel in links (``/t/ID?token=…``); the access log writes them as ``token=…``.
+SIGINT and SIGTERM are handled here for the whole command: while the server starts, the first
+one stops the start; once it serves, the first one stops it cleanly and a second one at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
 import random
 import re
+import signal
 import socket
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Final
 from urllib.parse import unquote_plus
 
@@ -26,13 +31,16 @@ from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.errors import BalootError
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from baloot.bots.base import OptionsFactory
     from baloot.bots.guarded import GuardedBot
     from baloot.bots.names import BotOptions, Program
 
 #: Status of a command that could not start (bad address, port in use, unusable database).
 CANNOT_START: Final = 2
-#: Status after Ctrl-C (after SIGTERM the server stops the same way and ends by that signal).
+#: Status after SIGINT (after SIGTERM the server stops the same way and ends by that signal,
+#: the shell's 143).
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
@@ -124,7 +132,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until Ctrl-C or SIGTERM; the exit status."""
+    """Serve until SIGINT or SIGTERM; the exit status."""
+    signals = _Signals()
+    # Set whatever handler was there, even SIG_IGN (a shell's background job ignores SIGINT).
+    previous = {signum: signal.signal(signum, signals.handle) for signum in _STOPPING}
+    status = CANNOT_START
+    try:
+        with contextlib.suppress(_StoppedStarting):  # then the signal decides the status
+            status = _serve(args, signals)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if signals.first == signal.SIGTERM:
+        # Ended by the signal itself, which a service manager takes for a clean stop.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
+        return 128 + signal.SIGTERM  # only if SIGTERM is blocked
+    return INTERRUPTED if signals.first == signal.SIGINT else status
+
+
+def _serve(args: argparse.Namespace, signals: _Signals) -> int:
+    """Check the options, open the store, listen, then serve until ``signals`` stop it."""
     problem = _bad_option(args)
     if problem is not None:
         return _cannot(problem)
@@ -136,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
     from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
+    from baloot.server.http_server import CommandServer
     from baloot.server.storage import open_store
 
     try:
@@ -191,12 +220,52 @@ def run(args: argparse.Namespace) -> int:
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
-    try:
-        with registered(operators):
-            uvicorn.Server(config).run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again
-        return INTERRUPTED
+    with registered(operators):
+        server = CommandServer(config)
+        signals.serving(server)
+        server.run(sockets=[listener])
     return 0
+
+
+#: The signals that stop the command.
+_STOPPING: Final = (signal.SIGINT, signal.SIGTERM)
+
+
+class _StoppedStarting(BaseException):
+    """SIGINT or SIGTERM arrived before the server served: the start is abandoned.
+
+    A ``BaseException``, like ``KeyboardInterrupt``, so that no ``except Exception`` on the
+    way swallows it."""
+
+
+class _Signals:
+    """What SIGINT and SIGTERM do to ``baloot serve``: ``first`` is the signal that stopped
+    it (None until one came).
+
+    Before the server serves, the first signal raises :class:`_StoppedStarting` where the
+    start is; once it serves, it asks uvicorn to stop cleanly (every connection closed, the
+    hall stopped) and a second one makes it stop at once."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self._server: uvicorn.Server | None = None
+
+    def serving(self, server: uvicorn.Server) -> None:
+        """From now on, a signal stops ``server``."""
+        self._server = server
+
+    def handle(self, signum: int, _: FrameType | None) -> None:
+        """The handler of both signals."""
+        first = self.first is None
+        if first:
+            self.first = signum
+        if self._server is not None:
+            self._server.should_exit = True
+            if not first:
+                self._server.force_exit = True
+        elif first:
+            raise _StoppedStarting
+        # A later signal during an abandoned start does not cut its clean-up short.
 
 
 def operator_bots(assignments: list[str]) -> dict[str, OptionsFactory]:
