@@ -1,11 +1,13 @@
 """``baloot serve`` as a person runs it: it prints the address, serves the pages and the
-sockets, keeps seat tokens out of its log, refuses what it cannot do with one line and status
-2, and ends cleanly on SIGTERM and Ctrl-C."""
+sockets, keeps seat tokens out of its log, closes connections that send no request, refuses
+what it cannot do with one line and status 2, and ends cleanly on SIGTERM and Ctrl-C."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -208,6 +210,8 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         ("--bot-pause", "-inf", "--bot-pause is 0 to 10 seconds, not -inf"),
         ("--tables-per-minute", "-1", "--tables-per-minute is 0 (no limit) to 10000, not -1"),
         ("--tables-per-minute", "9" * 400, "--tables-per-minute is 0 (no limit) to 10000"),
+        ("--keep-alive", "0", "--keep-alive is 1 to 300 seconds, not 0"),
+        ("--header-timeout", "301", "--header-timeout is 1 to 300 seconds, not 301"),
         ("--host", "", "--host is an address to listen on"),
         ("--host", " ", "--host is an address to listen on"),
         ("--db", "", "--db is a SQLite file or a postgresql:// URL, not empty"),
@@ -235,6 +239,56 @@ def test_a_database_whose_schema_version_was_emptied_is_one_line_and_status_2(
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert f"the SQLite database {database} has tables but no schema version" in done.stderr
     assert "restore it from a backup" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # a connection that sends nothing
+        b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # half its headers, then nothing
+        b"GET /api/opt",  # half its request line
+    ],
+)
+def test_a_connection_that_sends_no_whole_request_in_time_is_closed(
+    tmp_path: Path, sent: bytes
+) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as client:
+            client.sendall(sent)
+            assert client.recv(65536) == b""  # closed by the server, with no answer
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("then", [b"", b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+def test_a_kept_alive_connection_is_closed_when_idle_or_slow_to_send_its_next_request(
+    tmp_path: Path, then: bytes
+) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        connection.request("GET", "/api/options")
+        with connection.getresponse() as answer:
+            assert answer.status == 200 and answer.read()
+        assert connection.sock is not None  # kept alive
+        connection.sock.sendall(then)
+        assert connection.sock.recv(65536) == b""
+    finally:
+        connection.close()
+        server.stop()
+
+
+def test_a_quiet_websocket_outlives_the_connection_timeouts(tmp_path: Path) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    try:
+        created = server.post("/api/tables", {"seats": {s: "human" for s in "NESW"}})
+        with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{created['table']}") as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+            time.sleep(3)  # three times each timeout, in which nothing is sent either way
+            assert ws.ping().wait(timeout=10)  # the server answers: the socket is open
+    finally:
+        server.stop()
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"

@@ -9,7 +9,7 @@
   :mod:`~baloot.server.requests` checks what a client asks of a new table.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);
   :mod:`~baloot.server.serve`: ``baloot serve``, on uvicorn as
-  :mod:`~baloot.server.http_server` sets it up.
+  :mod:`~baloot.server.http_server` sets it up (timeouts, signals).
 """
 
 from baloot.server.messages import MAX_MESSAGE

@@ -44,6 +44,13 @@ CANNOT_START: Final = 2
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
+#: Seconds a connection may stay idle after a response before it is closed (``--keep-alive``).
+KEEP_ALIVE: Final = 5
+#: Seconds a connection has to send a request's line and headers, from its opening or from the
+#: first byte of the request, before it is closed (``--header-timeout``).
+HEADER_TIMEOUT: Final = 10
+#: The most either timeout may be set to, in seconds.
+MAX_TIMEOUT: Final = 300
 #: The most ``--idle-days`` may be: ten years.
 MAX_IDLE_DAYS: Final = 3650
 #: The most ``--tables-per-minute`` may be.
@@ -129,6 +136,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the bot whose estimates a hand's analysis shows (default expert:fast; options as "
         "in expert:samples=20; none: exact values only)",
     )
+    parser.add_argument(
+        "--keep-alive",
+        type=int,
+        default=KEEP_ALIVE,
+        metavar="SECONDS",
+        help=f"close a connection idle this long after a response (default {KEEP_ALIVE})",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=int,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection that takes longer to send a request's headers "
+        f"(default {HEADER_TIMEOUT})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,7 +186,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
-    from baloot.server.http_server import CommandServer
+    from baloot.server.http_server import CommandServer, header_timed_http
     from baloot.server.storage import open_store
 
     try:
@@ -202,10 +224,12 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     )
     config = uvicorn.Config(
         create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
+        http=header_timed_http(args.header_timeout),
         log_level="info",
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
         proxy_headers=False,
+        timeout_keep_alive=args.keep_alive,
     )
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_redact_tokens)
@@ -391,6 +415,18 @@ def _bad_option(args: argparse.Namespace) -> str | None:
             args.tables_per_minute,
             0 <= args.tables_per_minute <= MAX_TABLES_PER_MINUTE,
             f"0 (no limit) to {MAX_TABLES_PER_MINUTE}",
+        ),
+        (
+            "--keep-alive",
+            args.keep_alive,
+            1 <= args.keep_alive <= MAX_TIMEOUT,
+            f"1 to {MAX_TIMEOUT} seconds",
+        ),
+        (
+            "--header-timeout",
+            args.header_timeout,
+            1 <= args.header_timeout <= MAX_TIMEOUT,
+            f"1 to {MAX_TIMEOUT} seconds",
         ),
     )
     for option, value, within, allowed in numbers:
