@@ -1,24 +1,29 @@
 """``baloot serve`` as a person runs it: it prints the address, serves the pages and the
-sockets, keeps seat tokens out of its log, refuses what it cannot do with one line and status
-2, and ends cleanly on SIGTERM and Ctrl-C."""
+sockets, keeps seat tokens out of its log, closes connections that send no request, refuses
+what it cannot do with one line and status 2, and ends cleanly on SIGTERM and Ctrl-C."""
 
 from __future__ import annotations
 
+import http.client
 import json
-import os
 import signal
+import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import CRASHING_BOT, free_port
 from websockets.sync.client import connect
+
+from baloot.server.storage import open_store
 
 BALOOT = [sys.executable, "-m", "baloot"]
 
@@ -30,27 +35,34 @@ def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 
 
 class Serving:
-    """A ``baloot serve`` process and its address."""
+    """A ``baloot serve`` process and its address; what it writes on standard output (the
+    banner, the access log) is in ``output``, on standard error in ``log``."""
 
-    def __init__(self, tmp_path: Path, *options: str) -> None:
+    def __init__(self, tmp_path: Path, *options: str, ignoring: int | None = None) -> None:
+        """Start the server; ``ignoring`` names a signal it starts with ignored, as a shell's
+        background job starts with SIGINT ignored."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.output = tmp_path / "serve.out"
         self.log = tmp_path / "serve.log"
+
         self.process = subprocess.Popen(
             [*BALOOT, "serve", "--port", str(self.port), "--db", str(tmp_path / "t.db"), *options],
-            stdout=subprocess.PIPE,
+            stdout=self.output.open("w"),
             stderr=self.log.open("w"),
-            text=True,
+            preexec_fn=None
+            if ignoring is None
+            else partial(signal.signal, ignoring, signal.SIG_IGN),
         )
-        assert self.process.stdout is not None
-        self.banner = self.process.stdout.readline()
         for _ in range(100):
             try:
                 urllib.request.urlopen(self.url + "/api/options", timeout=2).close()
-                return
+                break
             except OSError:
                 time.sleep(0.1)
-        raise AssertionError("the server never answered")
+        else:
+            raise AssertionError("the server never answered")
+        self.banner = self.output.read_text().partition("\n")[0]  # written before it serves
 
     def post(self, path: str, body: object) -> dict[str, object]:
         request = urllib.request.Request(
@@ -83,19 +95,39 @@ def test_serve_prints_the_address_to_open(serving: Serving) -> None:
         assert '<html lang="ar" dir="rtl"' in page.read().decode()
 
 
-def test_seat_tokens_never_reach_the_log(serving: Serving) -> None:
-    created = serving.post("/api/tables", {"seats": {"S": "human"}})
-    seats = created["seats"]
-    assert isinstance(seats, dict)
-    token = seats["S"]["token"]
-    with urllib.request.urlopen(f"{serving.url}/t/{created['table']}?token={token}") as page:
-        assert page.status == 200
-    ws_url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}?token={token}"
-    with connect(ws_url) as ws:
-        assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
-    assert serving.stop() == -signal.SIGTERM
-    log = serving.log.read_text()
-    assert "token=…" in log and token not in log
+@pytest.mark.parametrize(
+    "query",
+    [
+        "token={token}",
+        "lang=ar&%74oken={token}",  # the server decodes the name: it reads the token
+        "to%6B%65n={token}",
+        "token=another-secret&token={token}",  # the server reads the last one
+        "+token={token}",  # the server reads no token from these; a log keeps none either
+        "token%20={token}",
+        "TOKEN={token}",
+        "lang=ar;token={token}",
+        "lang=ar?token={token}",
+    ],
+)
+def test_seat_tokens_never_reach_the_log(tmp_path: Path, query: str) -> None:
+    serving = Serving(tmp_path)
+    try:
+        created = serving.post("/api/tables", {"seats": {"S": "human"}})
+        seats = created["seats"]
+        assert isinstance(seats, dict)
+        token = seats["S"]["token"]
+        asked = query.format(token=token)
+        with urllib.request.urlopen(f"{serving.url}/t/{created['table']}?{asked}") as page:
+            assert page.status == 200
+        ws_url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}?{asked}"
+        with connect(ws_url) as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+        assert serving.stop() == -signal.SIGTERM
+    finally:
+        serving.stop()
+    log = serving.output.read_text() + serving.log.read_text()  # the access log, the sockets'
+    assert f"/t/{created['table']}?" in log and f"/ws/tables/{created['table']}?" in log
+    assert "=…" in log and token not in log and "another-secret" not in log
 
 
 def test_sigterm_ends_the_server_cleanly_and_keeps_the_tables(tmp_path: Path) -> None:
@@ -115,6 +147,26 @@ def test_sigterm_ends_the_server_cleanly_and_keeps_the_tables(tmp_path: Path) ->
 def test_ctrl_c_ends_the_server_without_a_traceback(tmp_path: Path) -> None:
     server = Serving(tmp_path)
     assert server.stop(signal.SIGINT) == 130
+    assert "Traceback" not in server.log.read_text()
+
+
+@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize(
+    ("sent", "ignoring", "status"),
+    [
+        (signal.SIGINT, None, 130),
+        (signal.SIGINT, signal.SIGINT, 130),  # `baloot serve &` in a script, then `kill -INT`
+        (signal.SIGTERM, signal.SIGTERM, -signal.SIGTERM),
+    ],
+)
+def test_a_signal_to_the_server_alone_stops_it_with_its_status_even_if_it_started_ignored(
+    tmp_path: Path, sent: int, ignoring: int | None, status: int, attempt: int
+) -> None:
+    server = Serving(tmp_path, ignoring=ignoring)
+    created = server.post("/api/tables", {"seats": {s: "human" for s in "NESW"}})
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{created['table']}") as ws:
+        assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+        assert server.stop(sent) == status
     assert "Traceback" not in server.log.read_text()
 
 
@@ -147,10 +199,96 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         assert option in shown
 
 
-@pytest.mark.skipif(os.name != "posix", reason="signals")
-def test_bad_options_are_refused_with_status_2() -> None:
-    done = run("serve", "--port", "70000")
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--port", "70000", "--port is 1 to 65535, not 70000"),
+        ("--idle-days", "nan", "--idle-days is above 0, at most 3650, not nan"),
+        ("--idle-days", "inf", "--idle-days is above 0, at most 3650, not inf"),
+        ("--idle-days", "0", "--idle-days is above 0, at most 3650, not 0.0"),
+        ("--bot-pause", "nan", "--bot-pause is 0 to 10 seconds, not nan"),
+        ("--bot-pause", "-inf", "--bot-pause is 0 to 10 seconds, not -inf"),
+        ("--tables-per-minute", "-1", "--tables-per-minute is 0 (no limit) to 10000, not -1"),
+        ("--tables-per-minute", "9" * 400, "--tables-per-minute is 0 (no limit) to 10000"),
+        ("--keep-alive", "0", "--keep-alive is 1 to 300 seconds, not 0"),
+        ("--header-timeout", "301", "--header-timeout is 1 to 300 seconds, not 301"),
+        ("--host", "", "--host is an address to listen on"),
+        ("--host", " ", "--host is an address to listen on"),
+        ("--db", "", "--db is a SQLite file or a postgresql:// URL, not empty"),
+    ],
+)
+def test_bad_options_are_refused_with_status_2(
+    tmp_path: Path, option: str, value: str, says: str
+) -> None:
+    port_and_db = ["--port", str(free_port()), "--db", str(tmp_path / "t.db")]
+    done = run("serve", *port_and_db, f"{option}={value}", timeout=15)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"baloot serve: {says}")
+
+
+def test_a_database_whose_schema_version_was_emptied_is_one_line_and_status_2(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "t.db"
+    open_store(str(database)).close()
+    emptied = sqlite3.connect(database)
+    with emptied:
+        emptied.execute("DELETE FROM schema_version")
+    emptied.close()
+    done = run("serve", "--port", str(free_port()), "--db", str(database))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"the SQLite database {database} has tables but no schema version" in done.stderr
+    assert "restore it from a backup" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"",  # a connection that sends nothing
+        b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # half its headers, then nothing
+        b"GET /api/opt",  # half its request line
+    ],
+)
+def test_a_connection_that_sends_no_whole_request_in_time_is_closed(
+    tmp_path: Path, sent: bytes
+) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=60) as client:
+            client.sendall(sent)
+            assert client.recv(65536) == b""  # closed by the server, with no answer
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("then", [b"", b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n"])
+def test_a_kept_alive_connection_is_closed_when_idle_or_slow_to_send_its_next_request(
+    tmp_path: Path, then: bytes
+) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        connection.request("GET", "/api/options")
+        with connection.getresponse() as answer:
+            assert answer.status == 200 and answer.read()
+        assert connection.sock is not None  # kept alive
+        connection.sock.sendall(then)
+        assert connection.sock.recv(65536) == b""
+    finally:
+        connection.close()
+        server.stop()
+
+
+def test_a_quiet_websocket_outlives_the_connection_timeouts(tmp_path: Path) -> None:
+    server = Serving(tmp_path, "--keep-alive", "1", "--header-timeout", "1")
+    try:
+        created = server.post("/api/tables", {"seats": {s: "human" for s in "NESW"}})
+        with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{created['table']}") as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+            time.sleep(3)  # three times each timeout, in which nothing is sent either way
+            assert ws.ping().wait(timeout=10)  # the server answers: the socket is open
+    finally:
+        server.stop()
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"

@@ -79,6 +79,36 @@ def test_a_newer_database_is_refused(store: Store, opener: Opener) -> None:
     assert "password" not in str(caught.value) and "baloot:baloot" not in str(caught.value)
 
 
+@pytest.mark.parametrize("lost", ["DELETE FROM schema_version", "DROP TABLE schema_version"])
+def test_a_database_with_tables_but_no_schema_version_is_refused_in_one_line(
+    store: Store, opener: Opener, lost: str
+) -> None:
+    store.create(config("t1"))
+    with store._transaction() as run:
+        run(lost)
+    with pytest.raises(StorageError) as caught:
+        opener()
+    message = str(caught.value)
+    assert message == (
+        f"the {store.where} has tables but no schema version: it was not made by pybaloot, "
+        "or its schema_version table was emptied; restore it from a backup"
+    )
+    with store._transaction() as run:
+        assert run("SELECT id FROM tables") == [("t1",)]  # nothing was changed
+
+
+def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
+    store: Store, opener: Opener
+) -> None:
+    with store._transaction() as run:
+        for table in ("analyses", "steps", "tables"):
+            run(f"DROP TABLE {table}")
+        run("DELETE FROM schema_version")
+    again = opener()
+    assert again.migrated == list(range(1, len(storage.MIGRATIONS) + 1))
+    assert again.version() == len(storage.MIGRATIONS)
+
+
 def test_tables_and_steps_round_trip_in_order(store: Store, opener: Opener) -> None:
     first, second = config("t1", created=1.0), config("t2", ("N", "S"), created=2.0)
     store.create(first)

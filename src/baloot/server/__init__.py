@@ -8,7 +8,8 @@
 - :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
   :mod:`~baloot.server.requests` checks what a client asks of a new table.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);
-  :mod:`~baloot.server.serve`: ``baloot serve``.
+  :mod:`~baloot.server.serve`: ``baloot serve``, on uvicorn as
+  :mod:`~baloot.server.http_server` sets it up (timeouts, signals).
 """
 
 from baloot.server.messages import MAX_MESSAGE

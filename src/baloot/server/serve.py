@@ -5,37 +5,61 @@ The command line (:mod:`baloot.cli`) lists this command without importing the se
 imported by :func:`run` alone, so that ``baloot replay`` starts as fast as before.
 
 Seat tokens travel in links (``/t/ID?token=…``); the access log writes them as ``token=…``.
+SIGINT and SIGTERM are handled here for the whole command: while the server starts, the first
+one stops the start; once it serves, the first one stops it cleanly and a second one at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import logging
 import os
 import random
 import re
+import signal
 import socket
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Final
+from urllib.parse import unquote_plus
 
 from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.errors import BalootError
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from baloot.bots.base import OptionsFactory
     from baloot.bots.guarded import GuardedBot
     from baloot.bots.names import BotOptions, Program
 
 #: Status of a command that could not start (bad address, port in use, unusable database).
 CANNOT_START: Final = 2
-#: Status after Ctrl-C (after SIGTERM the server stops the same way and ends by that signal).
+#: Status after SIGINT (after SIGTERM the server stops the same way and ends by that signal,
+#: the shell's 143).
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+#: Seconds a connection may stay idle after a response before it is closed (``--keep-alive``).
+KEEP_ALIVE: Final = 5
+#: Seconds a connection has to send a request's line and headers, from its opening or from the
+#: first byte of the request, before it is closed (``--header-timeout``).
+HEADER_TIMEOUT: Final = 10
+#: The most either timeout may be set to, in seconds.
+MAX_TIMEOUT: Final = 300
+#: The most ``--idle-days`` may be: ten years.
+MAX_IDLE_DAYS: Final = 3650
+#: The most ``--tables-per-minute`` may be.
+MAX_TABLES_PER_MINUTE: Final = 10_000
+#: The query of a URL in a log line: from ``?`` to a space, a quote or an angle bracket.
+_QUERY = re.compile(r"\?[^\s\"'<>]*")
+#: One parameter of a query: the server separates them by ``&``; ``;`` and ``?`` are
+#: separators too here, so that a token after them in a link made by hand is hidden as well.
+_PARAMETER = re.compile(r"[^&;?]+")
 
 HELP: Final = "serve tables in the browser: play with friends and bots, in Arabic or English"
 EPILOG: Final = """\
@@ -112,10 +136,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the bot whose estimates a hand's analysis shows (default expert:fast; options as "
         "in expert:samples=20; none: exact values only)",
     )
+    parser.add_argument(
+        "--keep-alive",
+        type=int,
+        default=KEEP_ALIVE,
+        metavar="SECONDS",
+        help=f"close a connection idle this long after a response (default {KEEP_ALIVE})",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=int,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection that takes longer to send a request's headers "
+        f"(default {HEADER_TIMEOUT})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until Ctrl-C or SIGTERM; the exit status."""
+    """Serve until SIGINT or SIGTERM; the exit status."""
+    signals = _Signals()
+    # Set whatever handler was there, even SIG_IGN (a shell's background job ignores SIGINT).
+    previous = {signum: signal.signal(signum, signals.handle) for signum in _STOPPING}
+    status = CANNOT_START
+    try:
+        with contextlib.suppress(_StoppedStarting):  # then the signal decides the status
+            status = _serve(args, signals)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if signals.first == signal.SIGTERM:
+        # Ended by the signal itself, which a service manager takes for a clean stop.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)
+        return 128 + signal.SIGTERM  # only if SIGTERM is blocked
+    return INTERRUPTED if signals.first == signal.SIGINT else status
+
+
+def _serve(args: argparse.Namespace, signals: _Signals) -> int:
+    """Check the options, open the store, listen, then serve until ``signals`` stop it."""
+    problem = _bad_option(args)
+    if problem is not None:
+        return _cannot(problem)
     # The web stack is imported here, not at the top: other commands do not need it.
     import uvicorn
 
@@ -124,18 +186,9 @@ def run(args: argparse.Namespace) -> int:
     from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
+    from baloot.server.http_server import CommandServer, header_timed_http
     from baloot.server.storage import open_store
 
-    if (
-        not 0 < args.port < 65536
-        or args.idle_days <= 0
-        or not 0 <= args.bot_pause <= 10
-        or args.tables_per_minute < 0
-    ):
-        return _cannot(
-            "--port is 1–65535, --idle-days above 0, --bot-pause 0 to 10, "
-            "--tables-per-minute 0 or more"
-        )
     try:
         operators = operator_bots(args.bot)
     except BalootError as error:
@@ -172,10 +225,12 @@ def run(args: argparse.Namespace) -> int:
     )
     config = uvicorn.Config(
         create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
+        http=header_timed_http(args.header_timeout),
         log_level="info",
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
         proxy_headers=False,
+        timeout_keep_alive=args.keep_alive,
     )
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_redact_tokens)
@@ -190,12 +245,52 @@ def run(args: argparse.Namespace) -> int:
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"friends on your network open http://YOUR-ADDRESS:{args.port}/", flush=True)
-    try:
-        with registered(operators):
-            uvicorn.Server(config).run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again
-        return INTERRUPTED
+    with registered(operators):
+        server = CommandServer(config)
+        signals.serving(server)
+        server.run(sockets=[listener])
     return 0
+
+
+#: The signals that stop the command.
+_STOPPING: Final = (signal.SIGINT, signal.SIGTERM)
+
+
+class _StoppedStarting(BaseException):
+    """SIGINT or SIGTERM arrived before the server served: the start is abandoned.
+
+    A ``BaseException``, like ``KeyboardInterrupt``, so that no ``except Exception`` on the
+    way swallows it."""
+
+
+class _Signals:
+    """What SIGINT and SIGTERM do to ``baloot serve``: ``first`` is the signal that stopped
+    it (None until one came).
+
+    Before the server serves, the first signal raises :class:`_StoppedStarting` where the
+    start is; once it serves, it asks uvicorn to stop cleanly (every connection closed, the
+    hall stopped) and a second one makes it stop at once."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self._server: uvicorn.Server | None = None
+
+    def serving(self, server: uvicorn.Server) -> None:
+        """From now on, a signal stops ``server``."""
+        self._server = server
+
+    def handle(self, signum: int, _: FrameType | None) -> None:
+        """The handler of both signals."""
+        first = self.first is None
+        if first:
+            self.first = signum
+        if self._server is not None:
+            self._server.should_exit = True
+            if not first:
+                self._server.force_exit = True
+        elif first:
+            raise _StoppedStarting
+        # A later signal during an abandoned start does not cut its clean-up short.
 
 
 def operator_bots(assignments: list[str]) -> dict[str, OptionsFactory]:
@@ -268,9 +363,27 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _redact(text: str) -> str:
-    """A database URL or log line without secrets: tokens and passwords replaced."""
-    text = _TOKEN.sub(r"\1…", text)
+    """A database URL or log line without secrets: tokens and passwords replaced.
+
+    >>> _redact("GET /t/x?lang=ar&%74oken=Tk9&TOKEN=Tk9;token=Tk9 postgresql://u:pw@host/db")
+    'GET /t/x?lang=ar&%74oken=…&TOKEN=…;token=… postgresql://u:…@host/db'
+    """
+    text = _QUERY.sub(lambda query: _PARAMETER.sub(_hide_token, query[0]), text)
     return re.sub(r"(://[^:/@]+:)[^@]+@", r"\1…@", text)
+
+
+def _hide_token(parameter: re.Match[str]) -> str:
+    """A query's parameter, its value replaced by ``…`` if its name is ``token``.
+
+    The name is decoded as the server decodes it (``urllib.parse.parse_qsl``: ``%74oken`` and
+    ``to%6Ben`` are ``token``, ``+`` is a space), then compared without case or surrounding
+    spaces: the server reads no token from ``TOKEN=`` or ``+token=``, but the value may still
+    be one pasted in the wrong place.
+    """
+    name, equals, value = parameter[0].partition("=")
+    if equals and value and unquote_plus(name).strip().casefold() == "token":
+        return f"{name}=…"
+    return parameter[0]
 
 
 def _redact_tokens(record: logging.LogRecord) -> bool:
@@ -284,6 +397,47 @@ def _redact_tokens(record: logging.LogRecord) -> bool:
 
 def _first_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _bad_option(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options that need no import to check, in one line (None:
+    nothing). A number must be within its range, which nan never is and inf is not."""
+    numbers = (
+        ("--port", args.port, 1 <= args.port <= 65535, "1 to 65535"),
+        (
+            "--idle-days",
+            args.idle_days,
+            0 < args.idle_days <= MAX_IDLE_DAYS,
+            f"above 0, at most {MAX_IDLE_DAYS}",
+        ),
+        ("--bot-pause", args.bot_pause, 0 <= args.bot_pause <= 10, "0 to 10 seconds"),
+        (
+            "--tables-per-minute",
+            args.tables_per_minute,
+            0 <= args.tables_per_minute <= MAX_TABLES_PER_MINUTE,
+            f"0 (no limit) to {MAX_TABLES_PER_MINUTE}",
+        ),
+        (
+            "--keep-alive",
+            args.keep_alive,
+            1 <= args.keep_alive <= MAX_TIMEOUT,
+            f"1 to {MAX_TIMEOUT} seconds",
+        ),
+        (
+            "--header-timeout",
+            args.header_timeout,
+            1 <= args.header_timeout <= MAX_TIMEOUT,
+            f"1 to {MAX_TIMEOUT} seconds",
+        ),
+    )
+    for option, value, within, allowed in numbers:
+        if not within:
+            return f"{option} is {allowed}, not {value}"
+    if not args.host.strip():
+        return "--host is an address to listen on (127.0.0.1, 0.0.0.0, ::), not empty"
+    if args.db is not None and not args.db.strip():
+        return "--db is a SQLite file or a postgresql:// URL, not empty"
+    return None
 
 
 def _cannot(message: str) -> int:

@@ -29,7 +29,8 @@ PostgreSQL keeps its tables in the connection's ``search_path`` (``public`` by d
 
 The schema is versioned: ``schema_version`` holds the version, and :data:`MIGRATIONS` lists
 the SQL of each version in order; opening a store applies the missing versions, one
-transaction each. A database newer than this code is refused with a :class:`StorageError`.
+transaction each. A database newer than this code is refused with a :class:`StorageError`, and
+so is one with tables but no version (its ``schema_version`` was emptied or dropped).
 
 >>> from baloot.core.seats import Seat
 >>> from baloot.server.journal import Step, StepKind, TableConfig
@@ -205,13 +206,34 @@ class Store:
             self.migrated.append(version + 1)
 
     def _version(self, run: _Run) -> int:
-        """The schema version, making the ``schema_version`` table (at 0) when it is missing."""
+        """The schema version, making the ``schema_version`` table (at 0) when it is missing.
+
+        A database without a version is new only if it has no ``tables`` table (which version
+        1 makes): one that has it is refused, rather than migrated again from version 0 (whose
+        first ``CREATE TABLE`` would fail with a message that names no cause)."""
         run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         rows = run("SELECT version FROM schema_version")
-        if not rows:
-            run("INSERT INTO schema_version (version) VALUES (0)")
-            return 0
-        return int(rows[0][0])
+        if rows:
+            return int(rows[0][0])
+        if self._has_table(run, "tables"):
+            raise StorageError(
+                f"the {self.where} has tables but no schema version: it was not made by "
+                "pybaloot, or its schema_version table was emptied; restore it from a backup"
+            )
+        run("INSERT INTO schema_version (version) VALUES (0)")
+        return 0
+
+    def _has_table(self, run: _Run, name: str) -> bool:
+        """Whether the table ``name`` exists where the store makes its tables (PostgreSQL: the
+        connection's current schema)."""
+        if self._postgres:
+            query = (
+                "SELECT 1 FROM information_schema.tables"
+                " WHERE table_schema = current_schema() AND table_name = ?"
+            )
+        else:
+            query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        return bool(run(query, (name,)))
 
     # -- tables in play -----------------------------------------------------------------
 
