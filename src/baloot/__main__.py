@@ -7,12 +7,21 @@ nor the server imports the other.
 import sys
 from collections.abc import Sequence
 
-from baloot.cli import main as cli_main
-from baloot.server import serve
+#: The status after Ctrl-C (128 + SIGINT), as every command ends then.
+INTERRUPTED = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``baloot``; the exit status."""
+    """Run ``baloot``; the exit status.
+
+    The commands are imported here, not above, so that a Ctrl-C while they load (a fraction
+    of a second) ends the command as one later would: status 130, no traceback.
+    """
+    try:
+        from baloot.cli import main as cli_main
+        from baloot.server import serve
+    except KeyboardInterrupt:
+        return INTERRUPTED
     return cli_main(argv, extra={"serve": serve})
 
 
