@@ -9,7 +9,7 @@ import pytest
 from baloot import Hand, Seat
 from baloot.bots import play_hand
 from baloot.bots.base import available_bots, make_bot
-from baloot.bots.expert import Budget, ExpertBot
+from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import LEVELS, make_level
 from baloot.bots.names import UnknownBotError
@@ -26,8 +26,8 @@ def test_each_level_is_its_bot_and_budget() -> None:
     easy, medium, hard = (make_level(name, random.Random(1)) for name in LEVELS)
     assert isinstance(easy, HeuristicBot)
     assert isinstance(medium, ExpertBot) and isinstance(hard, ExpertBot)
-    assert medium.budget == Budget.of({"fast": ""})
-    assert hard.budget == Budget.of({"hard": ""})
+    assert medium.budget == SearchBudget.of({"fast": ""})
+    assert hard.budget == SearchBudget.of({"hard": ""})
     assert medium.budget.samples < hard.budget.samples
 
 
