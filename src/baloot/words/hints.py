@@ -358,11 +358,10 @@ def check_hint_words() -> None:
 
 class BestHints:
     """Hints from the strongest bot (:class:`~baloot.bots.expert.ExpertBot`, ``options`` its
-    budget: unless given, the level of :attr:`~baloot.bots.levels.Roles.hint`, ``hard``, at
-    most about a second): its action, with the heuristic
-    bot's reasons when the rules pick the same, else with what the search found
-    (``S1_best_card``, ``S1_best_call``: the action's expected value and its gain over the
-    next best, in game points of the hand).
+    budget; unless given, the level of :attr:`~baloot.bots.levels.Roles.hint`, ``hard``, at
+    most about a second): its action, with the heuristic bot's reasons when the rules pick the
+    same, else with what the search found (``S1_best_card``, ``S1_best_call``: the action's
+    expected value and its gain over the next best, in game points of the hand).
 
     >>> from baloot.core.hand import Hand
     >>> from baloot.view.seat_view import SeatView
