@@ -84,13 +84,20 @@ def hand_before(record: Record, number: int, position: int) -> Hand:
     return match.hand
 
 
+def test_a_position_judged_comes_back_with_the_hand_before_its_action(thrown: Record) -> None:
+    point, decision = analyze_position(thrown, SolverAndBot(None), 1, THROWN)
+    expected = hand_before(thrown, 1, THROWN)
+    assert (point.number, point.position, point.chosen) == (1, THROWN, decision.chosen)
+    assert point.hand.actions == expected.actions and point.options == expected.legal_actions()
+
+
 # --------------------------------------------------------------------------- hindsight
 
 
 def test_a_trump_ace_kept_back_while_the_trick_is_thrown_away_is_a_blunder(
     thrown: Record,
 ) -> None:
-    decision = analyze_position(thrown, SolverAndBot(None), 1, THROWN)
+    _, decision = analyze_position(thrown, SolverAndBot(None), 1, THROWN)
     assert str(decision.chosen) == "N play Th"
     assert str(decision.best) == "N play As"
     assert (decision.value, decision.best_value, decision.loss) == (-6, 16, 22)
@@ -148,7 +155,7 @@ def test_a_declaration_is_an_option_of_the_first_trick() -> None:
     """The record-format example: N declares a Sira before its first card; the decision
     offers the declaration and every card, valued by the solver."""
     record = loads(record_text(ACTIONS))
-    decision = analyze_position(record, SolverAndBot(None), 1, 10)
+    _, decision = analyze_position(record, SolverAndBot(None), 1, 10)
     assert str(decision.chosen) == "N declare sira"
     verbs = {o.action.verb for o in decision.options}
     assert verbs == {Verb.DECLARE, Verb.PLAY}
@@ -211,14 +218,14 @@ def test_position_k_judges_what_action_k_chose_as_the_whole_hand_did(
 ) -> None:
     judge = SolverAndBot(None)
     for decision in exact_only.decisions():
-        alone = analyze_position(thrown, judge, 1, decision.position)
+        _, alone = analyze_position(thrown, judge, 1, decision.position)
         assert alone == decision
         assert str(alone.chosen) == THROWN_ACTIONS[decision.position - 1]
 
 
 def test_a_forced_position_lists_its_single_option(thrown: Record) -> None:
     last = len(THROWN_ACTIONS)
-    decision = analyze_position(thrown, SolverAndBot(None), 1, last)
+    _, decision = analyze_position(thrown, SolverAndBot(None), 1, last)
     assert [str(o.action) for o in decision.options] == [THROWN_ACTIONS[-1]]
     assert decision.loss == 0 and decision.mark is None
 
@@ -226,7 +233,7 @@ def test_a_forced_position_lists_its_single_option(thrown: Record) -> None:
 def test_a_comment_keeps_its_number_and_the_actions_after_it_theirs() -> None:
     actions = [*THROWN_ACTIONS[:20], "# N thinks", *THROWN_ACTIONS[20:]]
     record = loads(record_text(actions, deck=THROWN_DECK))
-    decision = analyze_position(record, SolverAndBot(None), 1, THROWN + 1)
+    _, decision = analyze_position(record, SolverAndBot(None), 1, THROWN + 1)
     assert str(decision.chosen) == "N play Th" and decision.mark is Mark.BLUNDER
     with pytest.raises(AnalysisError, match="action 21 is only a comment"):
         analyze_position(record, SolverAndBot(None), 1, 21)
@@ -234,7 +241,7 @@ def test_a_comment_keeps_its_number_and_the_actions_after_it_theirs() -> None:
 
 def test_a_record_in_progress_offers_the_decision_to_make_now() -> None:
     record = loads(record_text(THROWN_ACTIONS[: THROWN - 1], deck=THROWN_DECK))
-    decision = analyze_position(record, SolverAndBot(None), 1, THROWN)
+    _, decision = analyze_position(record, SolverAndBot(None), 1, THROWN)
     assert decision.chosen is None and decision.loss is None and decision.mark is None
     assert str(decision.best) == "N play As"
     analysis = analyze_record(record, SolverAndBot(None))
@@ -292,7 +299,7 @@ def test_calls_are_judged_by_the_bots_estimates(with_bot: Analysis) -> None:
 
 
 def test_the_estimates_are_the_bots_evaluate_from_the_seats_view(thrown: Record) -> None:
-    decision = analyze_position(thrown, SolverAndBot(FAST, seed=5), 1, THROWN)
+    _, decision = analyze_position(thrown, SolverAndBot(FAST, seed=5), 1, THROWN)
     hand = hand_before(thrown, 1, THROWN)
     bot = ExpertBot(random.Random(f"5:1:{THROWN}"), FAST_OPTIONS)
     expected = bot.evaluate(SeatView.of(hand, "N"), hand.legal_actions())
@@ -308,7 +315,7 @@ def test_the_analysis_is_the_same_on_every_run_and_for_one_position_alone(
     assert again.to_json() == with_bot.to_json()
     some = [d for d in with_bot.decisions() if d.position in (4, THROWN)]
     for decision in some:
-        assert analyze_position(thrown, SolverAndBot(FAST, seed=5), 1, decision.position) == (
+        assert analyze_position(thrown, SolverAndBot(FAST, seed=5), 1, decision.position)[1] == (
             decision
         )
 

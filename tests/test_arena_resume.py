@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
-from baloot.bots.folder import FolderError
 from baloot.core.rules import Rules
+from baloot.records.atomic import FolderError
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What may differ between two runs of the same pairs: how long they took, and where from.

@@ -103,7 +103,8 @@ def test_out_that_cannot_be_a_folder_is_one_line_before_any_game(
 
 
 def test_check_writable_dir_creates_a_folder_and_refuses_a_file(tmp_path: Path) -> None:
-    from baloot.cli.files import FolderError, check_writable_dir
+    from baloot.cli.files import check_writable_dir
+    from baloot.records.atomic import FolderError
 
     check_writable_dir(tmp_path / "a" / "b")
     assert (tmp_path / "a" / "b").is_dir()
@@ -121,7 +122,8 @@ def test_check_writable_dir_refuses_a_folder_it_cannot_write(
 ) -> None:
     """As root every folder is writable, so a refused write is simulated."""
     from baloot.cli import files
-    from baloot.cli.files import FolderError, check_writable_dir
+    from baloot.cli.files import check_writable_dir
+    from baloot.records.atomic import FolderError
 
     def refuse(path: Path) -> tuple[int, str]:
         raise PermissionError(13, "Permission denied", str(path))

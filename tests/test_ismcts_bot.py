@@ -11,7 +11,7 @@ from baloot import Hand, Phase, Rules, Seat
 from baloot.bots import play_hand
 from baloot.bots.arena import ArenaConfig, run_arena
 from baloot.bots.base import make_bot, registered
-from baloot.bots.ismcts import IsmctsBot, Search
+from baloot.bots.ismcts import IsmctsBot, TreeBudget
 from baloot.bots.names import UnknownBotError
 from baloot.view.seat_view import SeatView
 
@@ -63,8 +63,10 @@ def test_its_card_is_a_legal_one() -> None:
 
 
 def test_options_and_their_errors() -> None:
-    assert Search.of({"fast": ""}).iterations < Search().iterations
-    assert Search.of({"iterations": "7", "explore": "0.3"}) == Search(iterations=7, explore=0.3)
+    assert TreeBudget.of({"fast": ""}).iterations < TreeBudget().iterations
+    assert TreeBudget.of({"iterations": "7", "explore": "0.3"}) == TreeBudget(
+        iterations=7, explore=0.3
+    )
     with pytest.raises(UnknownBotError, match="has no option 'depth'"):
         make_bot("ismcts:depth=3", random.Random(1))
     with pytest.raises(UnknownBotError, match="greedy takes a number from 0 to 1"):

@@ -7,12 +7,14 @@ import random
 import pytest
 
 from baloot import Hand, Seat
+from baloot.analysis import DEFAULT_BOT
 from baloot.bots import play_hand
 from baloot.bots.base import available_bots, make_bot
-from baloot.bots.expert import Budget, ExpertBot
+from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
-from baloot.bots.levels import LEVELS, make_level
+from baloot.bots.levels import DEFAULT_OPPONENT, LEVELS, ROLES, make_level
 from baloot.bots.names import UnknownBotError
+from baloot.words.hints import BestHints
 
 
 def test_the_three_levels_are_registered_and_named_after_themselves() -> None:
@@ -26,8 +28,8 @@ def test_each_level_is_its_bot_and_budget() -> None:
     easy, medium, hard = (make_level(name, random.Random(1)) for name in LEVELS)
     assert isinstance(easy, HeuristicBot)
     assert isinstance(medium, ExpertBot) and isinstance(hard, ExpertBot)
-    assert medium.budget == Budget.of({"fast": ""})
-    assert hard.budget == Budget.of({"hard": ""})
+    assert medium.budget == SearchBudget.of({"fast": ""})
+    assert hard.budget == SearchBudget.of({"hard": ""})
     assert medium.budget.samples < hard.budget.samples
 
 
@@ -40,3 +42,12 @@ def test_easy_plays_a_hand_at_once() -> None:
     hand = Hand.new(rng=random.Random(8))
     play_hand(hand, {seat: make_bot("easy", random.Random(int(seat))) for seat in Seat})
     assert hand.is_over
+
+
+def test_every_role_is_a_registered_bot_and_the_defaults_follow_the_roles() -> None:
+    for role in (ROLES.opponent, ROLES.unnamed_seat, ROLES.stand_in, ROLES.hint, ROLES.analysis):
+        assert role in available_bots(), role
+    assert ROLES.opponent == DEFAULT_OPPONENT and ROLES.analysis == DEFAULT_BOT
+    hard = make_level(ROLES.hint, random.Random(1))
+    assert isinstance(hard, ExpertBot)
+    assert BestHints(random.Random(1)).expert.budget == hard.budget

@@ -116,3 +116,26 @@ def test_each_hand_knows_the_totals_before_it() -> None:
     play_out_hand(match, players)
     assert match.hand.score_before == match.totals
     assert len(CardSet(sum(c.bit for c in match.hand.deck))) == 32
+
+
+def test_the_totals_after_each_hand_follow_the_results_and_undo() -> None:
+    match = Match.new(rng=random.Random(9), dealer="E")
+    players = random.Random(10)
+    for _ in range(3):
+        play_out_hand(match, players)
+    running = [(0, 0)]
+    for result in match.results:
+        score = result.score or (0, 0)
+        running.append((running[-1][0] + score[0], running[-1][1] + score[1]))
+    assert match.totals_after == tuple(running[1:]) and match.totals == running[-1]
+    assert [hand.score_before for hand in match.hands[1:]] == running[1:]
+    match.undo()
+    assert match.totals_after == tuple(running[1:3]) and match.totals == running[2]
+
+
+def test_the_totals_after_each_hand_start_from_score_before() -> None:
+    match = Match(dealer="E", score_before=(40, 30))
+    match.deal(DECK)
+    for seat in "NWSE" * 2:
+        match.apply(f"{seat} pass")
+    assert match.totals_after == ((40, 30),)

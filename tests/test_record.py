@@ -570,6 +570,36 @@ def test_empty_and_comment_only_actions_are_skipped_but_counted() -> None:
     assert json.loads(json.dumps(error.to_json()))["error"]["text"] == "S play Jd  # oops"
 
 
+def test_replay_hands_out_each_action_once_with_the_hand_before_it_and_its_place() -> None:
+    data = {
+        "format": "baloot/1",
+        "hands": [
+            {"dealer": "E", "deck": DECK, "actions": ALL_PASS},
+            {"dealer": "N", "deck": DECK, "actions": ["W pass", "# a remark", "", "S sun"]},
+        ],
+    }
+    played = replay(loads(json.dumps(data)))
+    positions = list(played.positions())
+    places = [(number, position, str(action)) for number, position, _, action in positions]
+    assert places == [
+        *((1, k, text) for k, text in enumerate(ALL_PASS, 1)), (2, 1, "W pass"), (2, 4, "S sun")
+    ]  # fmt: skip
+    for number in (1, 2):
+        actions = played.hands[number - 1].actions
+        befores = [(before, action) for n, _, before, action in positions if n == number]
+        for done, (before, action) in enumerate(befores):
+            assert before.actions == actions[:done] and action in before.legal_actions()
+    assert [p[:2] for p in played.positions(2)] == [(2, 1), (2, 4)]
+
+
+def test_a_position_handed_out_is_a_copy_the_replay_does_not_share() -> None:
+    played = replay(loads(one_hand(ACTIONS)))
+    _, _, before, action = next(played.positions())
+    before.apply(action)
+    assert next(played.positions())[2].actions == []
+    assert played.hands[0].actions[0] == action
+
+
 def test_replay_error_message_names_hand_action_text_and_reason() -> None:
     error = replay_error(one_hand([*ACTIONS[:12], "S play Kh"]))
     assert str(error) == 'hand 1: action 13 "S play Kh": S does not hold Kh'

@@ -10,6 +10,7 @@ played and the projects shown; everything once the hand is played out).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,12 +21,15 @@ from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
 from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
+from baloot.bots.heuristic import HeuristicBot
+from baloot.bots.levels import ROLES
 from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
+from baloot.words.hints import BestHints
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}
 
@@ -568,6 +572,27 @@ def test_a_hint_names_a_legal_action_of_the_seat_to_act_and_why() -> None:
     assert hint["type"] == "hint" and hint["id"] == "h1" and "v" not in hint
     assert hint["action"] in south.view["legal"]
     assert hint["why"] and {"key", "params"} <= set(hint["why"][0])
+
+
+def test_a_web_hint_is_the_best_bots_as_in_the_terminal_not_the_heuristic_bots() -> None:
+    """Seed 21: South's first call, where the two bots differ (the heuristic bot bids Hokum)."""
+    harness, south = south_to_act(21)
+    view = harness.room.table.view(Seat.S)
+    terminal = BestHints(random.Random(0)).explain(view, view.legal)
+    heuristic = HeuristicBot(random.Random(0)).explain(view, view.legal)
+    (hint,) = harness.send(south, {"type": "hint", "id": "h1"})
+    assert {k: v for k, v in hint.items() if k not in ("type", "id")} == terminal.to_json()
+    assert hint["action"] != str(heuristic.action)
+
+
+def test_a_seat_nobody_named_and_a_humans_stand_in_are_the_heuristic_bot() -> None:
+    """seat-view.md §4: a seat the request leaves out is ``bot:heuristic``."""
+    assert (ROLES.unnamed_seat, ROLES.stand_in) == ("heuristic", "heuristic")
+    room = Room.create({"S": "human"}, seed=1)
+    assert {seat: player.label for seat, player in room.table.players.items()} == {
+        Seat.N: "bot:heuristic", Seat.W: "bot:heuristic", Seat.S: "S", Seat.E: "bot:heuristic"
+    }  # fmt: skip
+    assert all(isinstance(room.table.bots[seat], HeuristicBot) for seat in Seat)
 
 
 def test_a_hint_out_of_turn_is_rejected_not_your_turn() -> None:

@@ -185,7 +185,7 @@ def test_with_a_bot_the_analysis_shows_its_choices(tmp_path: Path) -> None:
     decisions = {d["position"]: d for d in analysis["hands"][0]["decisions"]}
     judge = SolverAndBot(FAST)
     for position in (4, THROWN):  # a call and a card: as the command line judges them
-        alone = analyze_position(loads(THROWN_RECORD), judge, 1, position)
+        _, alone = analyze_position(loads(THROWN_RECORD), judge, 1, position)
         assert decisions[position] == alone.to_json()
     assert not decisions[4]["exact"] and decisions[4]["expert"] is not None
 

@@ -277,6 +277,17 @@ def assert_claim_wins(hand: Hand, claimant: Seat, rng: random.Random) -> None:
 # ---------------------------------------------------------------------- resuming
 
 
+def test_a_resumed_seat_the_record_does_not_name_is_labelled_by_the_bot_seated_there() -> None:
+    bots = {seat: make_bot("random", random.Random(int(seat))) for seat in Seat}
+    players = {seat: Player.bot("random") for seat in Seat}
+    table = Table.new(players, bots, seed=4)
+    table.play_bot()
+    record = loads(dumps(table.record()))
+    del record.metadata["players"]["E"]
+    resumed = Table.resume(record, bots, seed=4)
+    assert resumed.players[Seat.E] == Player.bot("random")
+
+
 def test_a_resumed_match_deals_on_as_the_uninterrupted_one() -> None:
     bots = {seat: make_bot("random", random.Random(int(seat))) for seat in Seat}
     players = {seat: Player.bot("random") for seat in Seat}

@@ -10,13 +10,14 @@ sampled estimates instead, as they have no exact value. See ``docs/analysis.md``
 - :mod:`baloot.analysis.marks`: :class:`Mark`, :class:`Unit`, the thresholds, :func:`mark_of`;
 - :mod:`baloot.analysis.model`: :class:`Decision`, :class:`Option`, :class:`HandAnalysis`,
   :class:`Analysis` and their JSON;
-- :mod:`baloot.analysis.analyze`: :func:`analyze_record`, :func:`analyze_position`;
+- :mod:`baloot.analysis.analyze`: :func:`analyze_record`, :func:`analyze_position` (a
+  :class:`Point` with its decision);
 - :mod:`baloot.analysis.judge`: where the values come from (:class:`SolverAndBot`).
 """
 
 from __future__ import annotations
 
-from .analyze import AnalysisError, Progress, analyze_position, analyze_record
+from .analyze import AnalysisError, Point, Progress, analyze_position, analyze_record
 from .judge import DEFAULT_BOT, Judge, JudgeError, SolverAndBot
 from .marks import BLUNDER, INACCURACY, MISTAKE, THRESHOLDS, Mark, Unit, mark_of
 from .model import FORMAT, Analysis, Decision, HandAnalysis, Option, Tally
@@ -36,6 +37,7 @@ __all__ = [
     "JudgeError",
     "Mark",
     "Option",
+    "Point",
     "Progress",
     "SolverAndBot",
     "Tally",

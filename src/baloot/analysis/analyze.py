@@ -28,8 +28,8 @@ from baloot.core.actions import Action, Claim
 from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
 from baloot.core.vocabulary import Level, Phase
-from baloot.records.record import HandRecord, Record
-from baloot.records.replay import replay
+from baloot.records.record import Record
+from baloot.records.replay import Replay, replay
 
 from .marks import Unit
 from .model import Analysis, Decision, HandAnalysis, Option
@@ -111,30 +111,15 @@ def _as_legal(chosen: Action, legal: Sequence[Action]) -> Action:
     raise AssertionError(f"{chosen} was applied but is not among the legal actions")
 
 
-def _positions(entry: HandRecord) -> list[int]:
-    """The record's position of each action the engine applied (blank or comment-only
-    entries are skipped by the replay, and keep their places)."""
-    return [i for i, text in enumerate(entry.actions, 1) if text.split("#", 1)[0].strip()]
-
-
-def _points(record: Record, number: int, hand: Hand) -> list[Point]:
-    """Every position of hand ``number`` of ``record`` (the replayed ``hand``), forced ones
-    included, and the position after its last action if it is not over."""
-    fresh = Hand(hand.deck, hand.dealer, hand.rules, hand.score_before)
-    positions = _positions(record.hands[number - 1])
-    points = []
-    for position, action in zip(positions, hand.actions, strict=True):
-        points.append(Point(number, position, action, fresh.copy()))
-        fresh.apply(action)
-    if not fresh.is_over:
-        last = len(record.hands[number - 1].actions)
-        points.append(Point(number, last + 1, None, fresh.copy()))
+def _points(played: Replay, number: int) -> list[Point]:
+    """Every position of hand ``number`` of the ``played`` record, forced ones included, and
+    the position after its last action if it is not over."""
+    points = [Point(n, k, action, before) for n, k, before, action in played.positions(number)]
+    hand = played.hands[number - 1]
+    if not hand.is_over:
+        last = len(played.record.hands[number - 1].actions)
+        points.append(Point(number, last + 1, None, hand.copy()))
     return points
-
-
-def _replayed(record: Record) -> list[Hand]:
-    """The record's hands, replayed (``ReplayError`` or ``RecordError`` if it does not)."""
-    return replay(record).hands
 
 
 def _to_judge(points: list[Point], estimated: bool) -> list[Point]:
@@ -168,7 +153,8 @@ def analyze_record(
     Raises ``ReplayError`` or ``RecordError`` for a record that does not replay and
     :class:`AnalysisError` for a hand it does not have.
     """
-    hands = _replayed(record)
+    played = replay(record)
+    hands = played.hands
     if hand is not None:
         _check_hand(hands, hand)
         numbers = [hand]
@@ -177,7 +163,7 @@ def analyze_record(
     estimated = judge.bot is not None
     plans: list[tuple[int, list[Point], int]] = []
     for number in numbers:
-        every = _points(record, number, hands[number - 1])
+        every = _points(played, number)
         forced = sum(1 for p in every if p.chosen is not None and len(p.options) == 1)
         plans.append((number, _to_judge(every, estimated), forced))
     total = sum(len(todo) for _, todo, _ in plans)
@@ -190,9 +176,9 @@ def analyze_record(
             done += 1
             if progress is not None:
                 progress(done, total)
-        played = hands[number - 1]
+        replayed = hands[number - 1]
         analysed.append(
-            HandAnalysis(number, played.result(), played.exposed, tuple(decisions), forced)
+            HandAnalysis(number, replayed.result(), replayed.exposed, tuple(decisions), forced)
         )
     players = record.metadata.get("players", {})
     return Analysis(
@@ -204,25 +190,31 @@ def analyze_record(
     )
 
 
-def analyze_position(record: Record, judge: Judge, hand: int, position: int) -> Decision:
+def analyze_position(
+    record: Record, judge: Judge, hand: int, position: int
+) -> tuple[Point, Decision]:
     """Judge the position before action ``position`` (from 1, as the record numbers the
     hand's actions) of hand ``hand``: every legal option, even a forced one. In a hand still in
-    progress, the position after its last action may be asked too (nothing chosen yet)."""
+    progress, the position after its last action may be asked too (nothing chosen yet).
+
+    Returns the position with its decision, from one replay of the record.
+    """
     point = point_at(record, hand, position)
     if not point.exact and judge.bot is None:
         raise AnalysisError(
             f"hand {hand}: action {position} is a call, which has no exact value: "
             "only a bot's estimates judge it (not --bot none)"
         )
-    return point.judged(judge)
+    return point, point.judged(judge)
 
 
 def point_at(record: Record, hand: int, position: int) -> Point:
     """The position before action ``position`` of hand ``hand`` (:class:`AnalysisError` if
     the record has no such action)."""
-    hands = _replayed(record)
+    played = replay(record)
+    hands = played.hands
     _check_hand(hands, hand)
-    points = {p.position: p for p in _points(record, hand, hands[hand - 1])}
+    points = {p.position: p for p in _points(played, hand)}
     point = points.get(position)
     if point is None:
         count = len(record.hands[hand - 1].actions)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol, TypeVar, runtime_checkable
 
 from baloot.bots.base import check_bot_name, close_bot, make_bot
+from baloot.bots.levels import ROLES
 from baloot.bots.names import BotSpec
 from baloot.core.actions import Action
 from baloot.core.errors import BalootError
@@ -23,8 +24,9 @@ from baloot.core.hand import Hand
 from baloot.solver import Mode, values
 from baloot.view.seat_view import SeatView
 
-#: The bot whose estimates an analysis shows, unless told otherwise.
-DEFAULT_BOT: Final = "expert"
+#: The bot whose estimates an analysis shows, unless told otherwise (:attr:`Roles.analysis
+#: <baloot.bots.levels.Roles.analysis>`).
+DEFAULT_BOT: Final = ROLES.analysis
 T = TypeVar("T")
 
 

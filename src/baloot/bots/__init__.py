@@ -13,7 +13,7 @@ from baloot.bots.base import (
     make_bot,
     registered,
 )
-from baloot.bots.clock import Budget, Clock, current_clock, deciding
+from baloot.bots.clock import Clock, TimeLimit, current_clock, deciding
 from baloot.bots.driver import BotTimer, choose, play_hand, play_match
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.names import BotOptions, UnknownBotError, parse_bot_name
@@ -26,11 +26,11 @@ __all__ = [
     "BotFactory",
     "BotOptions",
     "BotTimer",
-    "Budget",
     "Clock",
     "HeuristicBot",
     "OptionsFactory",
     "RandomBot",
+    "TimeLimit",
     "UnknownBotError",
     "available_bots",
     "check_bot_name",

@@ -84,11 +84,11 @@ class Clock:
 
 
 @dataclass(frozen=True)
-class Budget:
+class TimeLimit:
     """What each decision gets (seconds; None: no ceiling): a clock is started from it for
     every decision. Plain data, so that it travels to worker processes.
 
-    >>> Budget(cpu=0.2).start().cpu
+    >>> TimeLimit(cpu=0.2).start().cpu
     0.2
     """
 

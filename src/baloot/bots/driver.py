@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
-from baloot.bots.clock import Budget, deciding
+from baloot.bots.clock import TimeLimit, deciding
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
@@ -24,7 +24,7 @@ from baloot.core.match import Match
 from baloot.core.seats import Seat
 from baloot.table.players import Bot, bot_action, tell_hand_over
 
-_NO_BUDGET = Budget()
+_NO_BUDGET = TimeLimit()
 
 
 def _by_name(seat: Seat, bot: Bot) -> Hashable:
@@ -60,7 +60,7 @@ def choose(
     hand: Hand,
     bots: Mapping[Seat, Bot],
     timer: BotTimer | None = None,
-    budget: Budget | None = None,
+    budget: TimeLimit | None = None,
 ) -> Action:
     """Ask the bot of the seat to act in ``hand`` for its decision, checked and announced,
     under a clock started from ``budget`` (no ceiling without one); ``timer`` counts the time
@@ -90,7 +90,7 @@ def play_hand(
     hand: Hand,
     bots: Mapping[Seat, Bot],
     timer: BotTimer | None = None,
-    budget: Budget | None = None,
+    budget: TimeLimit | None = None,
 ) -> Hand:
     """Play ``hand`` to its end with ``bots``, each decision under ``budget``."""
     while not hand.is_over:
@@ -103,7 +103,7 @@ def play_match(
     match: Match,
     bots: Mapping[Seat, Bot],
     timer: BotTimer | None = None,
-    budget: Budget | None = None,
+    budget: TimeLimit | None = None,
 ) -> Match:
     """Play ``match`` (which deals its own hands) to its end with ``bots``, each decision
     under ``budget``."""

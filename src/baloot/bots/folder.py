@@ -22,7 +22,7 @@ sums up the first ones.
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-baloot.bots.folder.FolderError: ... holds another run (bot B random, not heuristic): use its ...
+baloot.records.atomic.FolderError: ... holds another run (bot B random, not heuristic): use its ...
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from baloot.bots.pairs import ArenaConfig, PairResult, pair_seeds
-from baloot.core.errors import BalootError
-from baloot.records.atomic import write_atomic
+from baloot.records.atomic import FolderError, write_atomic
 from baloot.records.record import rules_json
 
 FORMAT: Final = "baloot-arena/1"
@@ -49,10 +48,6 @@ _SHOWN: Final = {
     "rules": "rules",
     "cpu_ms": "--cpu-ms",
 }
-
-
-class FolderError(BalootError):
-    """An output folder that cannot be used for this run: one line saying why."""
 
 
 def arguments(config: ArenaConfig) -> dict[str, Any]:

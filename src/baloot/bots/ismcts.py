@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from baloot.bots.expert.bidding import decide_call
-from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.budget import SearchBudget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
 from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
@@ -41,13 +41,13 @@ from baloot.view.seat_view import SeatView
 
 
 @dataclass(frozen=True, slots=True)
-class Search:
+class TreeBudget:
     """The ISMCTS budget and settings: ``iterations`` per card, ``worlds`` determinizations
     cycled through, ``explore`` the UCB constant, ``greedy`` the share of greedy (rather than
     random) moves in the playouts, ``deals`` the deals per call of its (expert) bidding.
 
-    >>> Search.of({"iterations": "300", "explore": "0.5"})
-    Search(iterations=300, worlds=120, explore=0.5, greedy=0.8, deals=192)
+    >>> TreeBudget.of({"iterations": "300", "explore": "0.5"})
+    TreeBudget(iterations=300, worlds=120, explore=0.5, greedy=0.8, deals=192)
     """
 
     iterations: int = 12000
@@ -57,32 +57,32 @@ class Search:
     deals: int = 192
 
     @classmethod
-    def of(cls, options: Mapping[str, str]) -> Search:
-        """The settings ``options`` ask for (a preset of :data:`SEARCHES`, then ``key=value``
+    def of(cls, options: Mapping[str, str]) -> TreeBudget:
+        """The settings ``options`` ask for (a preset of :data:`TREE_BUDGETS`, then ``key=value``
         settings); an :class:`~baloot.bots.names.UnknownBotError` for anything else."""
         given = (
             options if isinstance(options, BotOptions) else BotOptions(options.items(), "ismcts")
         )
-        given.check(*SEARCHES, "iterations", "worlds", "explore", "greedy", "deals")
-        search = cls()
+        given.check(*TREE_BUDGETS, "iterations", "worlds", "explore", "greedy", "deals")
+        budget = cls()
         for word in given.words:
-            search = SEARCHES.get(word, search)
+            budget = TREE_BUDGETS.get(word, budget)
         return replace(
-            search,
-            iterations=given.integer("iterations", search.iterations, 1, 10**7),
-            worlds=given.integer("worlds", search.worlds, 1, 10_000),
-            explore=given.number("explore", search.explore, 0.0, 100.0),
-            greedy=given.number("greedy", search.greedy, 0.0, 1.0),
-            deals=given.integer("deals", search.deals, 1, 100_000),
+            budget,
+            iterations=given.integer("iterations", budget.iterations, 1, 10**7),
+            worlds=given.integer("worlds", budget.worlds, 1, 10_000),
+            explore=given.number("explore", budget.explore, 0.0, 100.0),
+            greedy=given.number("greedy", budget.greedy, 0.0, 1.0),
+            deals=given.integer("deals", budget.deals, 1, 100_000),
         )
 
 
-#: Named searches, as the expert's budgets: the default about a second a decision on one
+#: Named tree budgets, as the expert's budgets: the default about a second a decision on one
 #: core, ``hard`` at most about a second, ``fast`` about a tenth of a second.
-SEARCHES: Final = {
-    "default": Search(),
-    "hard": Search(iterations=4000, worlds=60, deals=64),
-    "fast": Search(iterations=1200, worlds=24, deals=16),
+TREE_BUDGETS: Final = {
+    "default": TreeBudget(),
+    "hard": TreeBudget(iterations=4000, worlds=60, deals=64),
+    "fast": TreeBudget(iterations=1200, worlds=24, deals=16),
 }
 
 
@@ -107,8 +107,8 @@ class IsmctsBot:
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self.search = Search.of(options or {})
-        self.budget = Budget(deals=self.search.deals)
+        self.tree_budget = TreeBudget.of(options or {})
+        self.budget = SearchBudget(deals=self.tree_budget.deals)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The card tried most by the search; the expert's call or declaration otherwise."""
@@ -130,10 +130,10 @@ class IsmctsBot:
 
     def best_card(self, view: SeatView, legal: Sequence[Action]) -> int:
         """The index of the card the search tries most at the root."""
-        search = self.search
+        budget = self.tree_budget
         rng = self.rng
-        drawn = WorldSampler(view).worlds(rng, search.worlds)
-        kept = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, search.worlds)
+        drawn = WorldSampler(view).worlds(rng, budget.worlds)
+        kept = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, budget.worlds)
         positions = [world.position() for world, count in kept for _ in range(count)]
         if not positions:
             card = next(a.card for a in legal if a.card is not None)
@@ -141,9 +141,9 @@ class IsmctsBot:
         root = _Node()
         trump = -1 if view.trump is None else int(view.trump)
         clock = current_clock()
-        for iteration in range(search.iterations):
+        for iteration in range(budget.iterations):
             position = positions[iteration % len(positions)].copy()
-            _iterate(root, position, trump, search, rng)
+            _iterate(root, position, trump, budget, rng)
             if iteration & 63 == 63 and clock.expired():
                 break
         return max(root.children.items(), key=lambda item: (item[1].visits, -item[0]))[0]
@@ -153,13 +153,13 @@ def _iterate(
     root: _Node,
     position: Position,
     trump: int,
-    search: Search,
+    budget: TreeBudget,
     rng: random.Random,
 ) -> None:
     """One iteration: select and expand in this determinization, play out, back up."""
     node = root
     path: list[tuple[_Node, int]] = []
-    explore = search.explore
+    explore = budget.explore
     while not position.is_over:
         mask = position.legal()
         team = position.to_act & 1
@@ -181,7 +181,7 @@ def _iterate(
         node = node.children[best_card]
         path.append((node, team))
         position.play(best_card)
-    _playout(position, trump, search.greedy, rng)
+    _playout(position, trump, budget.greedy, rng)
     points = position.card_points()
     total = max(1, points[0] + points[1])
     for visited, team in path:
@@ -239,4 +239,4 @@ def _bits(mask: int) -> list[int]:
     return cards
 
 
-__all__ = ["IsmctsBot", "Search"]
+__all__ = ["IsmctsBot", "TreeBudget"]

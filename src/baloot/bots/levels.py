@@ -1,4 +1,5 @@
-"""Levels for players: ``easy``, ``medium`` and ``hard``, each a bot and a budget.
+"""Levels for players: ``easy``, ``medium`` and ``hard``, each a bot and a budget; and
+:data:`ROLES`, which bot plays which part when nobody names one.
 
 A level takes no options: it *is* a budget. The names stay the same while the bots behind
 them get stronger; docs/expert.md gives what
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from baloot.bots.expert import ExpertBot
@@ -27,10 +29,41 @@ LEVELS: Final[dict[str, tuple[str, Mapping[str, str]]]] = {
     "hard": ("expert", {"hard": ""}),
 }
 
-#: The level a player meets when they name no bot: ``baloot play``'s three bots and the
-#: lobby's preselected choice. It plays far better than the heuristic bot in about a tenth of
-#: a second a decision, which a server with many tables can afford (docs/expert.md).
-DEFAULT_OPPONENT: Final = "medium"
+
+@dataclass(frozen=True, slots=True)
+class Roles:
+    """Which bot plays which part, each a bot name (``docs/bots.md``): the one place to look
+    up, or change, who the program asks when nobody said.
+
+    >>> ROLES.hint, ROLES.unnamed_seat
+    ('hard', 'heuristic')
+    """
+
+    #: The level a player meets when they name no bot: ``baloot play``'s three bots and the
+    #: lobby's preselected choice. It plays far better than the heuristic bot in about a
+    #: tenth of a second a decision, which a server with many tables can afford.
+    opponent: str
+    #: A seat that ``POST /api/tables`` leaves out (``seat-view.md`` §4).
+    unnamed_seat: str
+    #: The bot that plays for an absent human at a web table (a claim, a time-out).
+    stand_in: str
+    #: The bot whose choice a hint gives, in the terminal (``h``) and at a web table alike:
+    #: the best bot at a budget of at most about a second a decision.
+    hint: str
+    #: The bot whose estimates ``baloot analyze`` shows.
+    analysis: str
+
+
+ROLES: Final = Roles(
+    opponent="medium",
+    unnamed_seat="heuristic",
+    stand_in="heuristic",
+    hint="hard",
+    analysis="expert",
+)
+
+#: The level a player meets when they name no bot (:attr:`Roles.opponent`).
+DEFAULT_OPPONENT: Final = ROLES.opponent
 
 _MAKERS: Final[dict[str, Callable[[random.Random, Mapping[str, str]], Bot]]] = {
     "heuristic": lambda rng, options: HeuristicBot(rng),

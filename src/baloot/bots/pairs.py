@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from baloot.bots.base import close_bot, make_bot
-from baloot.bots.clock import Budget
+from baloot.bots.clock import TimeLimit
 from baloot.bots.driver import BotTimer, play_hand, play_match
 from baloot.bots.external import ExternalBot, close_all
 from baloot.bots.failure import BotFailure, ContainedBot
@@ -66,9 +66,9 @@ class ArenaConfig:
     cpu_ms: int | None = None
 
     @property
-    def budget(self) -> Budget | None:
+    def budget(self) -> TimeLimit | None:
         """Each decision's budget, or None."""
-        return None if self.cpu_ms is None else Budget(cpu=self.cpu_ms / 1000)
+        return None if self.cpu_ms is None else TimeLimit(cpu=self.cpu_ms / 1000)
 
     @property
     def kind(self) -> str:

@@ -28,6 +28,7 @@ from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.records.atomic import FolderError
 from baloot.records.record import Record, dumps, loads, loads_all, shown
 from baloot.records.replay import ReplayError, replay
 from baloot.table import first_dealer
@@ -38,7 +39,6 @@ from . import arena as arena_command
 from . import play as play_command
 from .files import (
     RECORD_LIMIT,
-    FolderError,
     Output,
     check_writable_dir,
     printable,

@@ -39,7 +39,6 @@ from baloot.analysis import (
     analyze_record,
     mark_of,
 )
-from baloot.analysis.analyze import point_at
 from baloot.analysis.model import tally
 from baloot.core.actions import Action, Verb
 from baloot.core.hand import Hand
@@ -133,10 +132,9 @@ def _run(args: argparse.Namespace) -> int:
                 if len(record.hands) != 1:
                     return _bad("--position needs --hand: the record has several hands")
                 hand = 1
-            decision = analyze_position(record, judge, hand, args.position)
+            point, decision = analyze_position(record, judge, hand, args.position)
             if args.json:
                 return _print_json(_position_json(decision, judge))
-            point = point_at(record, hand, args.position)
             return _print(position_report(decision, point.hand, judge, s))
         with _progress() as progress:
             analysis = analyze_record(record, judge, hand=hand, progress=progress)

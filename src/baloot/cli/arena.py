@@ -22,8 +22,8 @@ from rich.table import Table
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.bots.base import check_bot_name
 from baloot.bots.cluster import ClusterError
-from baloot.bots.folder import FolderError
 from baloot.bots.names import UnknownBotError
+from baloot.records.atomic import FolderError
 from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir, printable, silence_stdout

@@ -109,9 +109,7 @@ class Commands:
     def sheet(self) -> None:
         """The match so far, hand by hand, from the human's side."""
         match = self.table.match
-        self.terminal.show(
-            running_sheet(match.hands, match.results, match.score_before, self.seating, self.s)
-        )
+        self.terminal.show(running_sheet(match, self.seating, self.s))
 
     def undo(self) -> None:
         """Take back the human's last decision and the bots' answers after it."""

@@ -12,18 +12,14 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from baloot.core.errors import BalootError, RecordError
-from baloot.records.atomic import create_temporary
+from baloot.core.errors import RecordError
+from baloot.records.atomic import FolderError, create_temporary
 from baloot.records.atomic import write_atomic as write_atomic
 
 RECORD_LIMIT: Final = 16 * 1024 * 1024
 """The largest record file (or standard input) that ``replay`` and ``validate`` read: 16 MiB."""
 
 _BOM: Final = b"\xef\xbb\xbf"
-
-
-class FolderError(BalootError):
-    """An output folder that cannot be used: a file is in the way, or it cannot be written."""
 
 
 # ---------------------------------------------------------------------- showing text
@@ -132,7 +128,7 @@ def check_writable_dir(path: Path) -> None:
     >>> check_writable_dir(folder / "note" / "sub")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    baloot.cli.files.FolderError: cannot create the folder .../note/sub: Not a directory
+    baloot.records.atomic.FolderError: cannot create the folder .../note/sub: Not a directory
     """
     shown = shown_path(os.fspath(path))
     if path.exists() and not path.is_dir():

@@ -47,7 +47,7 @@ from .commands import Commands, Redo
 from .keeping import Keeper
 from .questions import (
     Choice,
-    Question,
+    Prompt,
     call_question,
     card_question,
     choose_answer,
@@ -427,7 +427,7 @@ class Game:
             self.say(self.s("claim_offer"), style="bold green")
         self.ask(question)
 
-    def ask(self, question: Question) -> bool:
+    def ask(self, question: Prompt) -> bool:
         """Ask until an answer is a choice the engine accepts; submit it. False for a choice
         that stands for no action (not declaring)."""
         s = self.s

@@ -39,8 +39,8 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class Question:
-    """A question to the human: its title, its choices, how its prompt reads, and how a
+class Prompt:
+    """What the human is asked: its title, its choices, how its prompt reads, and how a
     typed answer that is not a number is read."""
 
     title: Text
@@ -59,7 +59,7 @@ class Question:
         }
 
 
-def call_question(view: SeatView, s: Strings) -> Question:
+def call_question(view: SeatView, s: Strings) -> Prompt:
     """A bid, a Sun take-over, a trump naming or a doubling step."""
     seat = _seat(view)
     title, pass_key = call_context(view, s)
@@ -75,7 +75,7 @@ def call_question(view: SeatView, s: Strings) -> Question:
         if action.suit is not None:
             words |= _suit_words(action.suit, s)
         choices.append(Choice(Text(label), action, frozenset(words)))
-    return Question(
+    return Prompt(
         Text(title, style="bold"),
         tuple(choices),
         "prompt_call",
@@ -124,7 +124,7 @@ def call_context(view: SeatView, s: Strings) -> tuple[str, str]:
     return s("ask_double", contract=what), "pass_no_double"
 
 
-def declaration_question(view: SeatView, s: Strings) -> Question:
+def declaration_question(view: SeatView, s: Strings) -> Prompt:
     """The human's projects, to declare (R10) or not."""
     seat = _seat(view)
     title = Text(s("ask_declare") + " ", style="bold")
@@ -144,12 +144,12 @@ def declaration_question(view: SeatView, s: Strings) -> Question:
         for a in declares
     ]
     choices.append(Choice(Text(s("no_declaration")), None, frozenset({"no", "none", s("no_word")})))
-    return Question(
+    return Prompt(
         title, tuple(choices), "prompt_declare", "hint_call", lambda text: _notation(seat, text)
     )
 
 
-def card_question(view: SeatView, s: Strings, seat_name: Callable[[Seat], str]) -> Question:
+def card_question(view: SeatView, s: Strings, seat_name: Callable[[Seat], str]) -> Prompt:
     """The human's card: every legal card, then the Ekka leads (none with one card left,
     where it changes nothing)."""
     seat = _seat(view)
@@ -171,7 +171,7 @@ def card_question(view: SeatView, s: Strings, seat_name: Callable[[Seat], str]) 
     else:
         title = Text(s("ask_lead"))
     title.stylize("bold")
-    return Question(
+    return Prompt(
         title, tuple(choices), "prompt_card", "hint_card", lambda t: parse_card_answer(seat, t)
     )
 
@@ -255,7 +255,7 @@ def _suit_words(suit: Suit, s: Strings) -> set[str]:
     return {suit.letter, suit.symbol, english, s.suit(suit).casefold()}
 
 
-def choose_answer(question: Question, answer: str) -> Choice | Action | None:
+def choose_answer(question: Prompt, answer: str) -> Choice | Action | None:
     """The choice a typed answer names, an action typed in notation, or None.
 
     A number picks a choice (1 to 999 only: ``²`` or a 5,000-digit number are no choice);

@@ -27,13 +27,13 @@ def render_replay(result: Replay, s: Strings) -> str:
     lines = [s("replay_rules", name=rules.name() or s("replay_custom"))]
     for flag, value in rules.changes().items():
         lines.append(f"  {flag} = {json.dumps(value)}")
-    running = result.record.score_before or (0, 0)
+    after = result.match.totals_after
     for number, (hand, res) in enumerate(zip(result.hands, result.results, strict=True), 1):
         lines.append("")
         lines.extend(render_hand(number, hand, res, s))
         if res.score is not None:
-            running = (running[0] + res.score[0], running[1] + res.score[1])
-            lines.append("  " + s("replay_totals", NS=running[0], EW=running[1]))
+            ns, ew = after[number - 1]
+            lines.append("  " + s("replay_totals", NS=ns, EW=ew))
     lines.append("")
     winner = s("replay_no_winner") if result.winner is None else result.winner.name
     lines.append(s("replay_end", NS=result.totals[0], EW=result.totals[1], winner=winner))

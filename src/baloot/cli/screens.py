@@ -8,16 +8,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from baloot.core.actions import Action, Verb
-from baloot.core.hand import Hand
-from baloot.core.match import TARGET
-from baloot.core.scoring import HandResult
+from baloot.core.match import TARGET, Match
 from baloot.core.vocabulary import ContractKind, Trick
 from baloot.words.strings import Strings
 
@@ -53,13 +49,7 @@ def trick_page(trick: Trick, number: int, winner: str, s: Strings) -> Renderable
     return text
 
 
-def running_sheet(
-    hands: Sequence[Hand],
-    results: Sequence[HandResult],
-    before: tuple[int, int],
-    seating: Seating,
-    s: Strings,
-) -> RenderableType:
+def running_sheet(match: Match, seating: Seating, s: Strings) -> RenderableType:
     """The match hand by hand: لنا / لهم from the human's side, and the running totals."""
     us = seating.human.team
     table = Table(title=s("running_title", target=TARGET), title_justify="left")
@@ -68,9 +58,11 @@ def running_sheet(
     table.add_column(s("running_us"), justify="right")
     table.add_column(s("running_them"), justify="right")
     table.add_column(s("running_totals"), justify="right")
-    totals = [before[us], before[us.other]]
-    for number, hand in enumerate(hands, 1):
-        result = results[number - 1] if number <= len(results) else None
+    after = match.totals_after
+    for number, hand in enumerate(match.hands, 1):
+        result = match.results[number - 1] if number <= len(match.results) else None
+        totals = after[number - 1] if result is not None else match.totals
+        shown = f"{totals[us]} – {totals[us.other]}"
         contract = hand.contract
         if contract is None:
             what = Text(s("running_annulled") if hand.is_over else s("running_in_play"))
@@ -86,9 +78,8 @@ def running_sheet(
             elif contract.level > 1:
                 what.append(f" ×{int(contract.level)}")
         if result is None or result.score is None:
-            table.add_row(str(number), what, "", "", f"{totals[0]} – {totals[1]}")
+            table.add_row(str(number), what, "", "", shown)
             continue
         ours, theirs = result.score[us], result.score[us.other]
-        totals = [totals[0] + ours, totals[1] + theirs]
-        table.add_row(str(number), what, str(ours), str(theirs), f"{totals[0]} – {totals[1]}")
+        table.add_row(str(number), what, str(ours), str(theirs), shown)
     return table

@@ -178,9 +178,21 @@ class Action:
         return parse_after_seat(Seat.parse(words[0]), words[1:], text)
 
 
+def without_comment(text: str) -> str:
+    """An action's text with its ``#`` comment and the spaces around it left out.
+
+    The one place of the record's comment rule: an entry that is nothing but a comment (or
+    blank) is no action, and keeps its place in the record's numbering.
+
+    >>> without_comment("N trump h  # hearts"), without_comment("  # a note")
+    ('N trump h', '')
+    """
+    return text.split("#", 1)[0].strip()
+
+
 def action_words(text: str) -> list[str]:
     """The words of an action's text, a ``#`` comment left out; a NotationError if none."""
-    words = text.split("#", 1)[0].split()
+    words = without_comment(text).split()
     if not words:
         raise NotationError("empty action")
     return words

@@ -62,8 +62,8 @@ class Match:
         self.hands: list[Hand] = []
         self._undealt: list[tuple[Card, ...]] = []
         self.results: list[HandResult] = []
-        self._totals = self.score_before
-        self._winner = match_winner(self._totals)
+        self._after: list[tuple[int, int]] = []
+        self._winner = match_winner(self.score_before)
         if rng is not None and self._winner is None:
             self.deal()
 
@@ -93,7 +93,18 @@ class Match:
     @property
     def totals(self) -> tuple[int, int]:
         """Running totals (NS, EW) after the finished hands."""
-        return self._totals
+        return self._after[-1] if self._after else self.score_before
+
+    @property
+    def totals_after(self) -> tuple[tuple[int, int], ...]:
+        """The running totals (NS, EW) after each finished hand, in order, ``score_before``
+        included: what the score sheet writes below each hand of :attr:`results`.
+
+        >>> m = Match(dealer="E", score_before=(20, 10))
+        >>> m.totals_after, m.totals
+        ((), (20, 10))
+        """
+        return tuple(self._after)
 
     @property
     def winner(self) -> Team | None:
@@ -137,9 +148,9 @@ class Match:
         if deck is None:
             if self.rng is None:
                 raise IllegalActionError.of("no_generator")
-            hand = Hand.new(self.rng, expected, self.rules, self._totals)
+            hand = Hand.new(self.rng, expected, self.rules, self.totals)
         else:
-            hand = Hand.from_deck(deck, expected, self.rules, self._totals)
+            hand = Hand.from_deck(deck, expected, self.rules, self.totals)
         self.hands.append(hand)
         return hand
 
@@ -153,8 +164,9 @@ class Match:
             result = hand.result()
             self.results.append(result)
             score = result.score or (0, 0)
-            self._totals = (self._totals[0] + score[0], self._totals[1] + score[1])
-            self._winner = match_winner(self._totals, result.gahwa_winner)
+            before = self.totals
+            self._after.append((before[0] + score[0], before[1] + score[1]))
+            self._winner = match_winner(self.totals, result.gahwa_winner)
             if self._winner is None and self.rng is not None and self.auto_deal:
                 self.deal()
         return applied
@@ -167,12 +179,11 @@ class Match:
             raise IllegalActionError.of("nothing_to_undo")
         hand = self.hands[-1]
         if hand.is_over:
-            result = self.results.pop()
-            score = result.score or (0, 0)
-            self._totals = (self._totals[0] - score[0], self._totals[1] - score[1])
-            self._winner = match_winner(self._totals)
+            self.results.pop()
+            self._after.pop()
+            self._winner = match_winner(self.totals)
         return hand.undo()
 
     def __repr__(self) -> str:
         state = f"won by {self._winner.name}" if self._winner is not None else "in progress"
-        return f"<Match hands={len(self.hands)} totals={self._totals} {state}>"
+        return f"<Match hands={len(self.hands)} totals={self.totals} {state}>"

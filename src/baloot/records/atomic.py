@@ -19,6 +19,13 @@ import os
 import secrets
 from pathlib import Path
 
+from baloot.core.errors import BalootError
+
+
+class FolderError(BalootError):
+    """An output folder that cannot be used: a file is in the way, it cannot be written, or
+    (an arena run's) it holds another run. Its message is the one line that says why."""
+
 
 def write_atomic(path: Path, text: str | bytes) -> None:
     """Write ``text`` (a str as UTF-8, or bytes) to ``path``: after it, ``path`` is as it was

@@ -17,14 +17,16 @@ baloot.ReplayError: hand 1: action 8 "W play Kh": W may not play a card before t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from baloot.core.actions import Action, without_comment
 from baloot.core.errors import IllegalActionError, NotationError, RecordError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Team
-from baloot.records.record import NO_HANDS, Record
+from baloot.records.record import NO_HANDS, HandRecord, Record
 from baloot.records.summary import hand_json, teams_json
 
 
@@ -95,6 +97,30 @@ class Replay:
         """The team that won the match (R13), or None."""
         return self.match.winner
 
+    def positions(self, number: int | None = None) -> Iterator[tuple[int, int, Hand, Action]]:
+        """Each action of the record once, in order, as (hand number, its position in the
+        record, a copy of the hand before it, the action); of hand ``number`` alone if given.
+
+        Positions count the hand's entries in the record from 1, as :class:`ReplayError`
+        does: a comment-only entry is no action but keeps its place.
+
+        >>> from baloot.records.record import loads
+        >>> from baloot.core.cards import CARDS
+        >>> rec = loads('format = "baloot/1"\\ndealer = "E"\\ndeck = "%s"\\n'
+        ...             'actions = ["N pass", "# W thinks", "W sun"]'
+        ...             % " ".join(c.text for c in CARDS))
+        >>> [(n, k, before.to_act, str(a)) for n, k, before, a in replay(rec).positions()]
+        [(1, 1, <Seat.N: 0>, 'N pass'), (1, 3, <Seat.W: 1>, 'W sun')]
+        """
+        numbers = range(1, len(self.hands) + 1) if number is None else (number,)
+        for n in numbers:
+            played = self.hands[n - 1]
+            before = Hand(played.deck, played.dealer, played.rules, played.score_before)
+            places = (k for k, _ in _applied(self.record.hands[n - 1]))
+            for position, action in zip(places, played.actions, strict=True):
+                yield n, position, before.copy(), action
+                before.apply(action)
+
     def to_json(self) -> dict[str, object]:
         """What ``baloot replay --json`` prints for a record that replays cleanly."""
         hands = []
@@ -138,9 +164,7 @@ def replay(record: Record) -> Replay:
                     f"not {entry.dealer.name}"
                 )
         match.deal(entry.deck, entry.dealer)
-        for position, text in enumerate(entry.actions, 1):
-            if not text.split("#", 1)[0].strip():
-                continue
+        for position, text in _applied(entry):
             try:
                 match.apply(text)
             except NotationError as error:
@@ -153,3 +177,8 @@ def replay(record: Record) -> Replay:
                     number, position, text, error.reason, error.code, error.params
                 ) from None
     return Replay(record, match)
+
+
+def _applied(entry: HandRecord) -> list[tuple[int, str]]:
+    """The entries of a hand that are actions, with their 1-based places in the record."""
+    return [(k, text) for k, text in enumerate(entry.actions, 1) if without_comment(text)]

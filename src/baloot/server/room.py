@@ -59,7 +59,8 @@ from typing import Any, Final, Protocol, TypeVar
 
 from baloot.bots.base import make_bot
 from baloot.bots.guarded import GuardedBot
-from baloot.bots.heuristic import HeuristicBot, Hint
+from baloot.bots.heuristic import Hint
+from baloot.bots.levels import ROLES
 from baloot.core.actions import Action
 from baloot.core.errors import BalootError, IllegalActionError, NotationError
 from baloot.core.hand import Hand
@@ -85,6 +86,7 @@ from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView
 from baloot.view.sheet import explain
 from baloot.view.sheet import to_json as sheet_json
+from baloot.words.hints import BestHints
 
 #: The protocol's name.
 PROTOCOL: Final = "baloot-table/1"
@@ -127,7 +129,7 @@ Outgoing = tuple[Connection, Message]
 
 
 class HintBot(Protocol):
-    """A bot that explains its choice (:class:`~baloot.bots.heuristic.HeuristicBot`)."""
+    """A bot that explains its choice (:class:`~baloot.words.hints.BestHints`)."""
 
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
         """The action it picks among ``legal`` in ``view``, and why."""
@@ -139,9 +141,9 @@ class Room:
 
     ``tokens`` holds the secret token of each human seat (made here, given once to whoever
     creates the table); ``v`` is the last number of the table's history. ``hint_bot``
-    answers ``hint`` (the heuristic bot unless given); ``history`` bounds the numbered steps
-    kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once the
-    match is over.
+    answers ``hint`` (the terminal's :class:`~baloot.words.hints.BestHints` unless given);
+    ``history`` bounds the numbered steps kept for ``resync``; ``record_url`` is the record's
+    address, shown in ``MATCH`` once the match is over.
     """
 
     def __init__(
@@ -162,7 +164,7 @@ class Room:
             self.tokens = {seat: secrets.token_urlsafe(24) for seat in table.humans}
             token_digests = {seat: token_digest(token) for seat, token in self.tokens.items()}
         self.token_digests = dict(token_digests)
-        self.hint_bot: HintBot = hint_bot or HeuristicBot(random.Random(0))
+        self.hint_bot: HintBot = hint_bot or BestHints(random.Random(0))
         self.record_url = record_url
         self.v = 0
         self._seat_of = {digest: seat for seat, digest in self.token_digests.items()}
@@ -197,7 +199,7 @@ class Room:
         shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
         players: dict[Seat, Player] = {}
         for seat in Seat:
-            kind = wanted.get(seat, "bot:heuristic")
+            kind = wanted.get(seat, Player.bot(ROLES.unnamed_seat).label)
             if kind == "human":
                 players[seat] = Player.human(shown.get(seat, seat.name))
             elif kind.startswith("bot:"):
@@ -628,13 +630,14 @@ def token_digest(token: str) -> str:
 
 
 def _seated(players: Mapping[Seat, Player], rules: Rules | None, seed: int) -> Table:
-    """A new table for ``players``: each bot seat gets its bot, each human seat the heuristic
-    bot that stands in for it (claims, time-outs), every bot with its own seeded generator."""
+    """A new table for ``players``: each bot seat gets its bot, each human seat the bot that
+    stands in for it (:attr:`Roles.stand_in <baloot.bots.levels.Roles.stand_in>`: claims,
+    time-outs), every bot with its own seeded generator."""
     bots: dict[Seat, Bot] = {}
     for seat in Seat:
         rng = random.Random(seed * 8 + int(seat) + 1)
         player = players[seat]
-        bots[seat] = HeuristicBot(rng) if player.is_human else make_bot(player.name, rng)
+        bots[seat] = make_bot(ROLES.stand_in if player.is_human else player.name, rng)
     return Table.new(players, bots, rules, seed)
 
 

@@ -136,11 +136,15 @@ class Table:
     def resume(cls, record: Record, bots: Mapping[Seat, Bot], seed: int | None = None) -> Table:
         """A match record continued: its hands replayed (a :class:`RecordError` or
         :class:`ReplayError` if it does not replay), its players seated, and further hands
-        dealt from ``random.Random(seed)`` as the match would have dealt them."""
+        dealt from ``random.Random(seed)`` as the match would have dealt them. A seat the
+        record's ``players`` do not name is its bot's, as ``bots`` seats it."""
         match = replay(record).match
         players_text = record.metadata.get("players", {})
         players = {
-            seat: Player.parse(str(players_text.get(seat.name, "bot:heuristic"))) for seat in Seat
+            seat: Player.parse(str(players_text[seat.name]))
+            if seat.name in players_text
+            else Player.bot(bots[seat].name)
+            for seat in Seat
         }
         rng = random.Random(seed)
         for _ in record.hands:

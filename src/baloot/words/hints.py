@@ -29,6 +29,7 @@ from typing import Any, Final
 from baloot.bots.expert import ExpertBot
 from baloot.bots.heuristic import HINT_KEYS, HeuristicBot, Hint, HintReason
 from baloot.bots.heuristic.hints import num
+from baloot.bots.levels import ROLES, make_level
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.errors import NotationError
@@ -357,10 +358,10 @@ def check_hint_words() -> None:
 
 class BestHints:
     """Hints from the strongest bot (:class:`~baloot.bots.expert.ExpertBot`, ``options`` its
-    budget: ``hard`` unless given, at most about a second): its action, with the heuristic
-    bot's reasons when the rules pick the same, else with what the search found
-    (``S1_best_card``, ``S1_best_call``: the action's expected value and its gain over the
-    next best, in game points of the hand).
+    budget; unless given, the level of :attr:`~baloot.bots.levels.Roles.hint`, ``hard``, at
+    most about a second): its action, with the heuristic bot's reasons when the rules pick the
+    same, else with what the search found (``S1_best_card``, ``S1_best_call``: the action's
+    expected value and its gain over the next best, in game points of the hand).
 
     >>> from baloot.core.hand import Hand
     >>> from baloot.view.seat_view import SeatView
@@ -373,8 +374,13 @@ class BestHints:
     def __init__(
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
     ) -> None:
-        chosen = {"hard": ""} if options is None else options
-        self.expert = ExpertBot(rng if rng is not None else random.Random(0), chosen)
+        rng = rng if rng is not None else random.Random(0)
+        if options is None:
+            expert = make_level(ROLES.hint, rng)
+            assert isinstance(expert, ExpertBot), "the hint's level is the expert's"
+            self.expert = expert
+        else:
+            self.expert = ExpertBot(rng, options)
         self.rules = HeuristicBot()
 
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:

@@ -1,13 +1,13 @@
 """The expert bot: bids and doubles by simulating the hand, plays by solving sampled deals.
 
 Modules: ``support`` (what it takes from the world sampler, the solver and the bot options),
-``budget`` (:class:`Budget`: how many worlds and deals a decision costs), ``inference`` (what
+``budget`` (:class:`SearchBudget`: how many worlds and deals a decision costs), ``inference`` (what
 the others' calls and plays make likely), ``equity`` (the chance to win the match from given
 totals), ``bidding`` (calls by simulation), ``play`` (cards by sampled solving), ``bot``
 (:class:`ExpertBot`).
 """
 
 from baloot.bots.expert.bot import ExpertBot, best_play
-from baloot.bots.expert.budget import PRESETS, Budget
+from baloot.bots.expert.budget import PRESETS, SearchBudget
 
-__all__ = ["PRESETS", "Budget", "ExpertBot", "best_play"]
+__all__ = ["PRESETS", "ExpertBot", "SearchBudget", "best_play"]

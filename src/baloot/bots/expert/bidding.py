@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Final
 
-from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.budget import SearchBudget
 from baloot.bots.expert.calls import hokum_strength
 from baloot.bots.expert.equity import equity
 from baloot.bots.expert.inference import Evidence, weighted_worlds
@@ -61,7 +61,7 @@ def call_values(
     view: SeatView,
     legal: Sequence[Action],
     rng: random.Random,
-    budget: Budget,
+    budget: SearchBudget,
     prune: bool = True,
 ) -> dict[Action, CallValue]:
     """The value of each call of ``legal`` (all of them unless ``prune`` leaves out the
@@ -177,7 +177,7 @@ def decide_call(
     view: SeatView,
     legal: Sequence[Action],
     rng: random.Random,
-    budget: Budget,
+    budget: SearchBudget,
     every: bool = False,
 ) -> tuple[Action, dict[Action, CallValue]]:
     """The call to make, with the values of the calls tried: the usual call of sound bidding

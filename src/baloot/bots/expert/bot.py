@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from baloot.bots.expert.bidding import decide_call
-from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.budget import SearchBudget
 from baloot.bots.expert.play import declaration, play_values
 from baloot.core.actions import Action, Verb
 from baloot.core.vocabulary import Phase
@@ -29,7 +29,7 @@ TIE: Final = 1e-9
 
 
 class ExpertBot:
-    """A searching player. Its budget (:class:`Budget`) comes from ``options``: ``fast``,
+    """A searching player. Its budget (:class:`SearchBudget`) comes from ``options``: ``fast``,
     ``samples=N`` (worlds per card), ``deals=N`` (deals per call), ``pool=N``, ``mode=``
     ``points``/``score``/``auto``, ``score_from=N``. Everything it decides comes from its
     generator ``rng``: the same seed and the same views give the same actions.
@@ -49,7 +49,7 @@ class ExpertBot:
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None
     ) -> None:
         self.rng = rng if rng is not None else random.Random()
-        self.budget = Budget.of(options or {})
+        self.budget = SearchBudget.of(options or {})
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """The action of most expected value among ``legal`` in ``view``."""

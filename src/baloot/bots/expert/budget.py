@@ -5,11 +5,11 @@ for the same seed; the clock (:func:`~baloot.bots.clock.current_clock`) is only 
 live play. The defaults take about a second a decision on one core, ``hard`` at most about a
 second, ``fast`` about a tenth of a second.
 
->>> Budget.of({}).samples, Budget.of({}).first
+>>> SearchBudget.of({}).samples, SearchBudget.of({}).first
 (1200, 144)
->>> Budget.of({"fast": ""}).samples, Budget.of({"samples": "12", "mode": "points"}).mode
+>>> SearchBudget.of({"fast": ""}).samples, SearchBudget.of({"samples": "12", "mode": "points"}).mode
 (150, 'points')
->>> Budget.of({"samples": "none"})
+>>> SearchBudget.of({"samples": "none"})
 Traceback (most recent call last):
 ...
 baloot.bots.names.UnknownBotError: bot 'expert': samples takes a whole number from 1 to 100000, \
@@ -34,7 +34,7 @@ _MOST: Final = 100_000
 
 
 @dataclass(frozen=True, slots=True)
-class Budget:
+class SearchBudget:
     """``samples`` worlds solved for a card (fewer in the first tricks, where a world costs
     more to solve: see :meth:`worlds`); ``deals`` deals played out for a bid or a
     double; ``pool`` worlds drawn for each one kept (the calls and plays of the others pick
@@ -58,13 +58,13 @@ class Budget:
         four times as many in each next one (a world costs about a fifth of the one before
         to solve), up to ``samples``.
 
-        >>> [Budget(samples=40, first=6).worlds(trick) for trick in range(4)]
+        >>> [SearchBudget(samples=40, first=6).worlds(trick) for trick in range(4)]
         [6, 24, 40, 40]
         """
         return min(self.samples, self.first << (2 * trick))
 
     @classmethod
-    def of(cls, options: Mapping[str, str], bot: str = "expert") -> Budget:
+    def of(cls, options: Mapping[str, str], bot: str = "expert") -> SearchBudget:
         """The budget that ``options`` ask for: a preset word (:data:`PRESETS`) and
         ``key=value`` settings of the fields, applied after it; an
         :class:`~baloot.bots.names.UnknownBotError` for anything else."""
@@ -94,7 +94,7 @@ class Budget:
 #: about a second; ``hard`` about a fifth of that and at most about a second; ``fast``
 #: about a tenth of a second.
 PRESETS: Final = {
-    "default": Budget(),
-    "hard": Budget(samples=300, first=24, deals=48),
-    "fast": Budget(samples=150, first=10, deals=16, pool=2),
+    "default": SearchBudget(),
+    "hard": SearchBudget(samples=300, first=24, deals=48),
+    "fast": SearchBudget(samples=150, first=10, deals=16, pool=2),
 }

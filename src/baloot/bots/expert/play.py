@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from baloot.bots.expert.budget import Budget
+from baloot.bots.expert.budget import SearchBudget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.support import Mode, WorldSampler, current_clock, values
 from baloot.core.actions import Action, Verb
@@ -45,11 +45,11 @@ def declaration(legal: Sequence[Action]) -> Action | None:
 
 
 def play_values(
-    view: SeatView, legal: Sequence[Action], rng: random.Random, budget: Budget
+    view: SeatView, legal: Sequence[Action], rng: random.Random, budget: SearchBudget
 ) -> dict[Action, float]:
     """The expected value of each legal action in the play, in game points of the hand for
     the seat's team, over the sampled worlds the budget gives the trick
-    (:meth:`~baloot.bots.expert.budget.Budget.worlds`)."""
+    (:meth:`~baloot.bots.expert.budget.SearchBudget.worlds`)."""
     contract = view.contract
     assert contract is not None
     count = budget.worlds(view.trick_number)

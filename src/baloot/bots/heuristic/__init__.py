@@ -9,7 +9,7 @@ and :data:`~baloot.core.cards.TRUMP_ABOVE` / :data:`~baloot.core.cards.PLAIN_ABO
 points from :data:`baloot.core.cards.PLAIN_POINTS` and :data:`~baloot.core.cards.TRUMP_POINTS`,
 and what is allowed only from the legal actions it is given.
 
-Modules: ``values`` (card points and hand values), ``knowledge`` (what the seat can infer
+Modules: ``values`` (card points and hand values), ``inference`` (what the seat can infer
 about the others' cards), ``bidding`` (B1–B8), ``doubling`` (D1–D3), ``play`` (P1–P9),
 ``hints`` (:class:`Hint`, :class:`HintReason` and the hint keys), ``tuning`` (the
 :class:`Thresholds` of its calls), ``bot`` (the bot).

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from baloot.bots.heuristic.hints import Decision, Param, Why
-from baloot.bots.heuristic.knowledge import seat_of
+from baloot.bots.heuristic.inference import seat_of
 from baloot.bots.heuristic.tuning import Thresholds
 from baloot.bots.heuristic.values import JACK, NINE, hokum_value, sun_value
 from baloot.core.actions import Action, Verb

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from baloot.bots.heuristic.hints import Decision, Param, Why
-from baloot.bots.heuristic.knowledge import Knowledge, read_knowledge
+from baloot.bots.heuristic.inference import Inference, read_inference
 from baloot.bots.heuristic.values import KING, QUEEN, points
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import PLAIN_ABOVE, Card, strength, trick_winner
@@ -42,7 +42,7 @@ def play(view: SeatView, legal: Sequence[Action]) -> Decision:
             (ekka if action.ekka else plain).setdefault(card, action)
     if not plain:
         return (legal[0], (("default", {}),))
-    known = read_knowledge(view)
+    known = read_inference(view)
     if view.current_trick:
         card, why = _follow(view, known, list(plain))
         return (plain[card], why)
@@ -53,7 +53,7 @@ def play(view: SeatView, legal: Sequence[Action]) -> Decision:
     return (plain[card], why)
 
 
-def _lead(known: Knowledge, cards: list[Card], ekka: dict[Card, Action]) -> tuple[Card, Reasons]:
+def _lead(known: Inference, cards: list[Card], ekka: dict[Card, Action]) -> tuple[Card, Reasons]:
     """Rules P2–P5."""
     trump = known.trump
     me = known.me
@@ -94,7 +94,7 @@ def _lead(known: Knowledge, cards: list[Card], ekka: dict[Card, Action]) -> tupl
     return card, (("P5_lead_cheap", {"card": card}), *_kept(known, card, worth))
 
 
-def _follow(view: SeatView, known: Knowledge, cards: list[Card]) -> tuple[Card, Reasons]:
+def _follow(view: SeatView, known: Inference, cards: list[Card]) -> tuple[Card, Reasons]:
     """Rules P6–P8: the card of highest value for this seat's side, where a card that surely
     wins is worth the points at stake plus the lead minus what it was worth kept, and any
     other card costs its points (to the opponents) plus what it was worth kept."""
@@ -158,7 +158,7 @@ def _follow(view: SeatView, known: Knowledge, cards: list[Card]) -> tuple[Card, 
     return card, (why, *_kept(known, card, worth))
 
 
-def _kept(known: Knowledge, chosen: Card, worth: dict[Card, float]) -> Reasons:
+def _kept(known: Inference, chosen: Card, worth: dict[Card, float]) -> Reasons:
     """Rule P9 in a hint: the card of most worth kept among the other choices, when it is
     worth naming, or the void that giving up a Hokum singleton makes."""
     if worth[chosen] < 0:

@@ -11,7 +11,7 @@ shown by another seat…) in the view's ``known``
 >>> hand = Hand.new(rng=random.Random(1))
 >>> for _ in range(3):
 ...     _ = hand.apply(hand.legal_actions()[0])
->>> known = read_knowledge(SeatView.of(hand, hand.to_act))
+>>> known = read_inference(SeatView.of(hand, hand.to_act))
 >>> known.possible[known.me]
 0
 """
@@ -27,7 +27,7 @@ from baloot.view.seat_view import SeatView
 
 
 @dataclass(slots=True)
-class Knowledge:
+class Inference:
     """What this seat knows in the play: its cards and, for each other seat, the cards it
     may still hold (the unseen cards minus what its earlier plays ruled out)."""
 
@@ -103,7 +103,7 @@ def seat_of(view: SeatView) -> Seat:
     return view.seat
 
 
-def read_knowledge(view: SeatView) -> Knowledge:
+def read_inference(view: SeatView) -> Inference:
     """Which cards each other seat may still hold: the unseen cards minus those the engine's
     knowledge of that seat excludes."""
     trump = view.trump
@@ -112,7 +112,7 @@ def read_knowledge(view: SeatView) -> Knowledge:
     known = view.known
     possible = tuple(0 if s == me else unseen & ~known[s].excluded.mask for s in Seat)
     contract = view.contract
-    return Knowledge(
+    return Inference(
         me,
         trump,
         trump.mask if trump is not None else 0,
