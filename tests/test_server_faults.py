@@ -13,6 +13,7 @@ import json
 import logging
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -607,3 +608,36 @@ def test_no_request_gets_a_5xx_and_no_message_ends_a_connection(server: Server) 
 
         message()
     assert server.hall.tables[table] is live
+
+
+def test_a_hint_that_thinks_holds_up_no_other_table(server: Server) -> None:
+    """The best bot's hint searches: it is answered away from the event loop, so another
+    table's messages are answered meanwhile."""
+    client = server.client
+    assert client is not None and server.hall is not None
+    thinking, other = create(client), create(client)
+    room = server.hall.tables[thinking["table"]].room
+    release, thought = threading.Event(), threading.Event()
+    best = room.hint_bot
+
+    class Thinking:
+        def explain(self, view: Any, legal: Any) -> Any:
+            release.wait(WAIT)
+            thought.set()
+            return best.explain(view, legal)
+
+    room.hint_bot = Thinking()
+    token, other_token = thinking["seats"]["S"]["token"], other["seats"]["S"]["token"]
+    with (
+        client.websocket_connect(f"/ws/tables/{thinking['table']}?token={token}") as asking,
+        client.websocket_connect(f"/ws/tables/{other['table']}?token={other_token}") as waiting,
+    ):
+        south, elsewhere = Seen(asking), Seen(waiting)
+        south.until(my_turn("S"))
+        elsewhere.receive()
+        south.send({"type": "hint", "id": "h1"})
+        elsewhere.send({"type": "ping"})
+        elsewhere.until(lambda m: m["type"] == "pong")
+        assert not thought.is_set()  # the hint is still being thought about
+        release.set()
+        assert south.until(lambda m: m["type"] in ("hint", "reject"))["type"] == "hint"

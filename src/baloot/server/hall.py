@@ -44,7 +44,7 @@ from baloot.records.record import dumps
 from baloot.records.summary import teams_json
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.journal import KeptTable, Step, TableConfig
-from baloot.server.messages import Message
+from baloot.server.messages import Message, Refused, parse, reject, thinks
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
 from baloot.server.storage import StorageError, Store
@@ -357,18 +357,26 @@ class Hall:
         return live, connection, outbox
 
     async def receive(self, live: Live, connection: Connection, text: str) -> None:
-        """One client message: applied, stored, then answered."""
+        """One client message: read once, applied, stored, then answered. What may search (a
+        hint, a claim whose cards the bots play) or wait for a bot program is answered in the
+        bots' threads: the event loop, which serves every table, never thinks."""
+        try:
+            message = parse(text)
+        except Refused as refused:
+            if (outbox := live.outboxes.get(connection)) is not None:
+                outbox.put(reject(refused.id, refused.code, refused.reason))
+            return
         async with live.lock:
             if self.tables.get(live.room.id) is not live:
                 return  # dropped after a fault: its connections are being closed
             try:
-                if live.has_programs:  # a claim may ask them: not in the event loop
+                if thinks(message) or live.has_programs:
                     loop = asyncio.get_running_loop()
                     out = await loop.run_in_executor(
-                        self._bots, live.room.receive, connection, text
+                        self._bots, live.room.answer, connection, message
                     )
                 else:
-                    out = live.room.receive(connection, text)
+                    out = live.room.answer(connection, message)
             except Exception as error:
                 self._fault(live, error)
                 return

@@ -2,13 +2,17 @@
 read and checked, the server's built.
 
 A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a string
-``type``; anything else is :class:`Refused` with the protocol's code, answered by a ``reject``.
+``type``; :func:`parse` reads it once into one small frozen value of :data:`ClientMessage`
+(as lila-ws reads its ``ClientOut``), and anything else is :class:`Refused` with the
+protocol's code, answered by a ``reject``.
 Text that could not be stored or sent back (:func:`storable`) is refused as the message is
 read, before anything is applied: a reply that quotes it could not be encoded, and a step that
 holds it could not be written.
 
->>> parse('{"type": "act", "id": "c7", "action": "S play Jd"}')["action"]
-'S play Jd'
+>>> parse('{"type": "act", "id": "c7", "action": "S play Jd"}')
+Act(id='c7', action='S play Jd')
+>>> parse('{"type": "resync", "since": 12}'), parse('{"type": "hint", "id": "h1"}')
+(Resync(since=12), AskHint(id='h1'))
 >>> try:
 ...     parse("[1, 2]")
 ... except Refused as refused:
@@ -25,7 +29,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final, assert_never
 
 from baloot.core.actions import Action
 from baloot.core.hand import Hand
@@ -38,6 +44,83 @@ MAX_MESSAGE: Final = 64 * 1024
 MAX_ID: Final = 64
 
 Message = dict[str, Any]
+
+
+class ClientType(StrEnum):
+    """The types of the messages a client sends."""
+
+    ACT = "act"
+    RESYNC = "resync"
+    NEXT = "next"
+    PING = "ping"
+    UNDO = "undo"
+    HINT = "hint"
+    CLAIM = "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An action for the connection's seat, in record notation, under a client ``id``."""
+
+    id: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """The numbered messages after ``since``, again."""
+
+    since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """A ``pong``, please."""
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """The seat is ready for the next hand."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the seat's last decision (a table with one human)."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """What would the table's best bot do now?"""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Sawa: the seat claims every remaining trick."""
+
+    id: str
+
+
+#: A client message, read.
+ClientMessage = Act | Resync | Ping | Next | Undo | AskHint | Claim
+#: The messages of one ``id`` and nothing else, by type.
+_WITH_ID: Final[dict[ClientType, type[Next | Undo | AskHint | Claim]]] = {
+    ClientType.NEXT: Next,
+    ClientType.UNDO: Undo,
+    ClientType.HINT: AskHint,
+    ClientType.CLAIM: Claim,
+}
+
+
+def thinks(message: ClientMessage) -> bool:
+    """True when answering ``message`` may ask a bot to search (a hint; a claim, whose
+    remaining cards the bots play): a server answers it away from its event loop."""
+    return isinstance(message, AskHint | Claim)
 
 
 class Refused(Exception):
@@ -79,8 +162,34 @@ def reject(id_: str | None, code: str, reason: str) -> Message:
     return {"type": "reject", "id": id_, "code": code, "reason": reason}
 
 
-def parse(text: str) -> Message:
-    """A client message: a JSON object with a string ``type`` (else a :class:`Refused`)."""
+def parse(text: str) -> ClientMessage:
+    """A client message, read and checked (else a :class:`Refused`)."""
+    message = _read(text)
+    kind = message["type"]
+    if kind not in ClientType.__members__.values():
+        raise Refused(id_of(message), "unknown_type", f"unknown message type {kind!r}")
+    match ClientType(kind):
+        case ClientType.PING:
+            return Ping()
+        case ClientType.RESYNC:
+            since = message.get("since")
+            if not isinstance(since, int) or isinstance(since, bool):
+                raise Refused(id_of(message), "bad_message", "a resync needs since, an integer")
+            return Resync(since)
+        case ClientType.ACT:
+            id_ = _required_id(message)
+            action = message.get("action")
+            if not isinstance(action, str):
+                raise Refused(id_, "bad_message", "an act needs an action")
+            return Act(id_, action)
+        case ClientType.NEXT | ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
+            return _WITH_ID[with_id](_required_id(message))
+        case never:
+            assert_never(never)
+
+
+def _read(text: str) -> Message:
+    """A JSON object with a string ``type`` and only text that can be kept."""
     if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise Refused(None, "too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
     try:
@@ -133,7 +242,7 @@ def id_of(message: Message) -> str | None:
     return id_ if isinstance(id_, str) and 1 <= len(id_) <= MAX_ID else None
 
 
-def required_id(message: Message) -> str:
+def _required_id(message: Message) -> str:
     id_ = id_of(message)
     if id_ is None:
         raise Refused(None, "bad_message", f"a {message['type']} needs an id of 1–64 characters")

@@ -55,7 +55,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count, islice
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar, assert_never
 
 from baloot.bots.base import make_bot
 from baloot.bots.guarded import GuardedBot
@@ -71,14 +71,20 @@ from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
 from baloot.server.journal import Step, StepKind, TableConfig
 from baloot.server.messages import (
+    Act,
+    AskHint,
+    Claim,
+    ClientMessage,
     Message,
+    Next,
+    Ping,
     Refused,
+    Resync,
+    Undo,
     ack,
     event_message,
-    id_of,
     parse,
     reject,
-    required_id,
     view_message,
 )
 from baloot.table.players import Bot, Player
@@ -328,35 +334,45 @@ class Room:
 
     def receive(self, connection: Connection, text: str) -> list[Outgoing]:
         """One client message (JSON text) from ``connection``: every message to send."""
+        try:
+            message = parse(text)
+        except Refused as refused:
+            return self._refused(connection, refused)
+        return self.answer(connection, message)
+
+    def answer(self, connection: Connection, message: ClientMessage) -> list[Outgoing]:
+        """One client message, read (:func:`~baloot.server.messages.parse`), from
+        ``connection``: every message to send."""
         if not connection.open:
             return []
         try:
-            message = parse(text)
-            handler = self._handlers().get(message["type"])
-            if handler is None:
-                raise Refused(
-                    id_of(message), "unknown_type", f"unknown message type {message['type']!r}"
-                )
-            return handler(connection, message)
+            match message:
+                case Act():
+                    return self._act(connection, message)
+                case Resync(since=since):
+                    return self._resync(connection, since)
+                case Ping():
+                    return [(connection, {"type": "pong"})]
+                case Next(id=id_):
+                    return self._once(connection, id_, StepKind.NEXT, self.table.ready)
+                case Undo(id=id_):
+                    return self._once(connection, id_, StepKind.UNDO, self.table.undo)
+                case AskHint(id=id_):
+                    return self._hint(connection, id_)
+                case Claim(id=id_):
+                    return self._claim(connection, id_)
+                case never:
+                    assert_never(never)
         except Refused as refused:
-            return [(connection, reject(refused.id, refused.code, refused.reason))]
+            return self._refused(connection, refused)
 
-    def _handlers(self) -> dict[str, Callable[[Connection, Message], list[Outgoing]]]:
-        return {
-            "act": self._act,
-            "resync": self._resync,
-            "next": self._next,
-            "ping": lambda connection, _: [(connection, {"type": "pong"})],
-            "undo": self._undo,
-            "hint": self._hint,
-            "claim": self._claim,
-        }
+    def _refused(self, connection: Connection, refused: Refused) -> list[Outgoing]:
+        if not connection.open:
+            return []
+        return [(connection, reject(refused.id, refused.code, refused.reason))]
 
-    def _act(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = required_id(message)
-        action = message.get("action")
-        if not isinstance(action, str):
-            raise Refused(id_, "bad_message", "an act needs an action")
+    def _act(self, connection: Connection, message: Act) -> list[Outgoing]:
+        id_, action = message.id, message.action
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
@@ -375,24 +391,18 @@ class Room:
         self._journal(StepKind.ACT, seat, id_, events)
         return out
 
-    def _next(self, connection: Connection, message: Message) -> list[Outgoing]:
-        return self._once(connection, message, StepKind.NEXT, self.table.ready)
-
-    def _undo(self, connection: Connection, message: Message) -> list[Outgoing]:
-        return self._once(connection, message, StepKind.UNDO, self.table.undo)
-
-    def _claim(self, connection: Connection, message: Message) -> list[Outgoing]:
+    def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
         def claim(seat: Seat) -> list[Event]:
             if self.table.match.is_over:
                 raise IllegalActionError.of("match_over")
             return self.table.claim(seat)
 
-        return self._once(connection, message, StepKind.CLAIM, claim, self.table.hand.copy)
+        return self._once(connection, id_, StepKind.CLAIM, claim, self.table.hand.copy)
 
     def _once(
         self,
         connection: Connection,
-        message: Message,
+        id_: str,
         kind: StepKind,
         call: Callable[[Seat], list[Event]],
         before: Callable[[], Hand] | None = None,
@@ -400,7 +410,6 @@ class Room:
         """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
         and the events it caused (``before`` gives the hand before them, for a claim)."""
-        id_ = required_id(message)
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
@@ -411,8 +420,7 @@ class Room:
         self._journal(kind, seat, id_, events)
         return out
 
-    def _hint(self, connection: Connection, message: Message) -> list[Outgoing]:
-        id_ = required_id(message)
+    def _hint(self, connection: Connection, id_: str) -> list[Outgoing]:
         seat = _seat(connection, id_)
         _engine(id_, self.table.check_hint_allowed)
         waiting = self.table.waiting()
@@ -427,10 +435,7 @@ class Room:
         hint = self.hint_bot.explain(view, view.legal)
         return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
 
-    def _resync(self, connection: Connection, message: Message) -> list[Outgoing]:
-        since = message.get("since")
-        if not isinstance(since, int) or isinstance(since, bool):
-            raise Refused(id_of(message), "bad_message", "a resync needs since, an integer")
+    def _resync(self, connection: Connection, since: int) -> list[Outgoing]:
         if since == self.v:
             return []
         first = self._history[0][0] if self._history else self.v + 1
