@@ -30,8 +30,12 @@ import pytest
 from helpers import CRASHING_BOT, free_port
 
 import baloot
+from baloot.core.seats import Seat
 from baloot.records.record import loads
 from baloot.records.replay import replay
+from baloot.server.journal import Step, StepKind
+from baloot.server.room import Room
+from baloot.server.storage import open_store
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -619,3 +623,27 @@ def test_a_spectator_sees_the_table_but_no_hand(pages: Pages, server: Served) ->
     assert not set(shown) & set(held), "the spectator sees a card in South's hand"
     # South's cards stay face down for the spectator: the seat shows how many, not which.
     assert re.search(r"\b\d+ cards?\b", watcher.locator("#seat-bottom").inner_text())
+
+
+def test_a_table_that_could_not_be_restored_says_so_on_its_page(
+    browser: Browser, tmp_path: Path, artifacts: Path
+) -> None:
+    """Its kept steps cannot be replayed: the page says the table is kept but cannot be
+    served, in the reader's language, instead of retrying for ever or calling it unknown."""
+    with open_store(str(tmp_path / "tables.db")) as store:
+        room = Room.create({"S": "human"}, room_id="broken1")
+        store.create(room.config(timer=None, public=False, created=1.0))
+        no_such_play = Step(StepKind.ACT, 1, Seat.S, "c1", ("S play As",))  # in the bidding
+        store.append("broken1", [no_such_play], first=0)
+    served = _start_server(tmp_path)
+    pages = Pages(browser, served.url)
+    try:
+        seat = pages.open(f"/t/broken1?token={room.tokens[Seat.S]}")
+        expect(seat.locator("#status")).to_contain_text("could not be brought back")
+        arabic = pages.open("/t/broken1?lang=ar")
+        expect(arabic.locator("#status")).to_contain_text("تعذّرت استعادة هذه الطاولة")
+        shot(arabic, artifacts, "unrestorable-ar")
+    finally:
+        pages.close()
+        _stop_server(served.process)
+    assert pages.errors == []
