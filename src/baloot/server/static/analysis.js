@@ -2,14 +2,14 @@
 // option and what the bot would have chosen; computed by the server in the background, so the
 // page asks again while the answer is 202.
 
-import { t, el, fillStatic, withLang } from "./i18n.js";
+import { $, el } from "./dom.js";
+import { t, fillStatic, withLang } from "./i18n.js";
 import { actionLabel, contractText } from "./words.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
 const tableId = decodeURIComponent(parts[1] || "");
 const handNumber = Number(parts[3] || 0);
 const api = `/api/tables/${encodeURIComponent(tableId)}/hands/${handNumber}/analysis`;
-const $ = (id) => document.getElementById(id);
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 /** How long to wait before asking again (ms): while computing, and when the server is busy. */
 const AGAIN_MS = 1000;

@@ -1,8 +1,7 @@
 // History: every finished or closed match, with its result and its record.
 
-import { t, el, fillStatic, withLang, LANG } from "./i18n.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, el } from "./dom.js";
+import { t, fillStatic, withLang, LANG } from "./i18n.js";
 
 function playerText(players) {
   return ["N", "E", "S", "W"].filter((s) => players && players[s] !== undefined).map((s) => {

@@ -1,9 +1,9 @@
 // The lobby: create a table (rules, seats, timer, public) and list the public tables.
 
-import { t, el, fillStatic, withLang } from "./i18n.js";
+import { $, el } from "./dom.js";
+import { t, fillStatic, withLang } from "./i18n.js";
 
 const SEAT_ORDER = ["N", "E", "S", "W"];
-const $ = (id) => document.getElementById(id);
 let options = null;
 
 function flagControl(flag) {

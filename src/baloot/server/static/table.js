@@ -4,7 +4,8 @@
 // carries data-action = the action exactly as in view.legal (or "next"); nothing else does.
 // Every render rebuilds the decision controls from the current view, so none goes stale.
 
-import { t, el, fillStatic, withLang, LANG } from "./i18n.js";
+import { $, el } from "./dom.js";
+import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
 import { SEATS, TEAM, nextSeat, actionLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
 import { TableConnection } from "./net.js";
@@ -12,7 +13,6 @@ import { TableConnection } from "./net.js";
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const token = params.get("token");
-const $ = (id) => document.getElementById(id);
 
 const ui = {
   info: null, // GET /api/tables/ID
@@ -343,7 +343,7 @@ function renderPrompt() {
 }
 
 function tick() {
-  const box = document.getElementById("countdown");
+  const box = $("countdown");
   if (!box || !ui.info || !ui.info.timer) return;
   const left = Math.max(0, Math.ceil(ui.info.timer - (Date.now() - ui.turnStart) / 1000));
   box.textContent = t("time_left", { s: left });
