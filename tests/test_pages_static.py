@@ -44,6 +44,33 @@ def test_every_module_a_script_imports_is_shipped(script: str) -> None:
         assert (STATIC / name).is_file(), f"{script} imports {name}"
 
 
+#: The pages' helpers and what they read in the server's words (seats, bot players, action
+#: notation), each by a pattern that finds it written and the one module it may be written in:
+#: every other page imports it from there.
+ONE_HOME = {
+    "an element looked up by its id": (r"getElementById", "dom.js"),
+    "an element builder": (r"function el\(", "dom.js"),
+    "a bot player's prefix": (r'"bot:"', "protocol.js"),
+    "an order of the seats": (
+        r'\[\s*"[NESW]"\s*,\s*"[NESW]"\s*,\s*"[NESW]"\s*,\s*"[NESW]"\s*\]',
+        "protocol.js",
+    ),
+    "an action's verb split out": (r"split\([^)]*\)\[1\]", "protocol.js"),
+    "whether the seat leads": (r"function isLeading\(", "protocol.js"),
+}
+
+
+@pytest.mark.parametrize("what", ONE_HOME)
+def test_a_helper_of_the_pages_is_written_in_one_module(what: str) -> None:
+    pattern, home = ONE_HOME[what]
+    written = [
+        path.name
+        for path in STATIC.glob("*.js")
+        if re.search(pattern, path.read_text(encoding="utf-8"))
+    ]
+    assert set(written) - {home} == set(), f"{what} is written in {sorted(written)}"
+
+
 def catalog(name: str) -> set[str]:
     """The keys of one language's catalog in ``i18n.js``."""
     text = (STATIC / "i18n.js").read_text(encoding="utf-8")

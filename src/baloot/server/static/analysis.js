@@ -4,7 +4,8 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
-import { actionLabel, contractText } from "./words.js";
+import { SEATS } from "./protocol.js";
+import { actionLabel, contractText, playerLabel } from "./words.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
 const tableId = decodeURIComponent(parts[1] || "");
@@ -50,7 +51,7 @@ function seatName(seat, players) {
   const name = players && players[seat];
   const label = t("seat_" + seat);
   if (!name || name === seat) return label;
-  return String(name).startsWith("bot:") ? `${label} · ${t("bot_named", { name: String(name).slice(4) })}` : `${label} · ${name}`;
+  return `${label} · ${playerLabel(name)}`;
 }
 
 function markCell(mark) {
@@ -111,7 +112,7 @@ function renderSummary(hand, analysis) {
   for (const group of groups) {
     head.push(t("analysis_col_" + group), t("analysis_col_average"), "?!", "?", "??");
   }
-  const rows = ["N", "W", "S", "E"].map((seat) => {
+  const rows = SEATS.map((seat) => {
     const cells = [el("th", { scope: "row" }, seatName(seat, analysis.players))];
     for (const group of groups) {
       const tally = hand.summary[seat][group];

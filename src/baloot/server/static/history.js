@@ -2,13 +2,7 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
-
-function playerText(players) {
-  return ["N", "E", "S", "W"].filter((s) => players && players[s] !== undefined).map((s) => {
-    const p = String(players[s]);
-    return `${t("seat_" + s)}: ${p.startsWith("bot:") ? t("bot_named", { name: p.slice(4) }) : p}`;
-  }).join(" · ");
-}
+import { playersText } from "./words.js";
 
 function resultText(match) {
   const totals = match.totals;
@@ -37,7 +31,7 @@ async function start() {
     }
     list.replaceChildren(...matches.map((match) => el("li", { "data-match": match.id },
       el("span", { class: "match-result" }, resultText(match)),
-      el("span", { class: "players" }, playerText(match.players)),
+      el("span", { class: "players" }, playersText(match.players)),
       el("time", { class: "match-date", datetime: match.finished ? new Date(match.finished * 1000).toISOString() : null }, dateText(match.finished)),
       match.record
         ? el("a", { class: "btn", href: match.record, download: `${match.id}.baloot` }, t("download_record"))

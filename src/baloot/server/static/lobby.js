@@ -2,8 +2,9 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
+import { LISTED_SEATS, botPlayer } from "./protocol.js";
+import { playersText } from "./words.js";
 
-const SEAT_ORDER = ["N", "E", "S", "W"];
 let options = null;
 
 function flagControl(flag) {
@@ -72,10 +73,10 @@ function rulesBody() {
 
 function seatRow(seat) {
   const kinds = [el("option", { value: "human" }, t("human"))];
-  for (const bot of options.bots) kinds.push(el("option", { value: "bot:" + bot }, t("bot_option", { name: bot })));
+  for (const bot of options.bots) kinds.push(el("option", { value: botPlayer(bot) }, t("bot_option", { name: bot })));
   const select = el("select", { id: "seat-" + seat, "aria-label": t("seat_" + seat) }, kinds);
   const name = el("input", { type: "text", id: "name-" + seat, maxlength: 40, placeholder: t("name_placeholder"), "aria-label": t("name_placeholder") });
-  select.value = seat === "S" ? "human" : "bot:" + (options.bots.includes(options.default_bot) ? options.default_bot : options.bots[0]);
+  select.value = seat === "S" ? "human" : botPlayer(options.bots.includes(options.default_bot) ? options.default_bot : options.bots[0]);
   const sync = () => { name.hidden = select.value !== "human"; };
   select.addEventListener("change", sync);
   sync();
@@ -91,7 +92,7 @@ function buildForm() {
   preset.addEventListener("change", applyPreset);
   $("flags").replaceChildren(...options.flags.map(flagControl));
   applyPreset();
-  $("seats").replaceChildren(...SEAT_ORDER.map(seatRow));
+  $("seats").replaceChildren(...LISTED_SEATS.map(seatRow));
   $("timer").replaceChildren(...options.timers.map((n) =>
     el("option", { value: n === null ? "" : String(n) }, n === null ? t("timer_none") : t("timer_seconds", { n }))));
 }
@@ -100,7 +101,7 @@ async function create(event) {
   event.preventDefault();
   const seats = {};
   const names = {};
-  for (const seat of SEAT_ORDER) {
+  for (const seat of LISTED_SEATS) {
     seats[seat] = $("seat-" + seat).value;
     const name = $("name-" + seat).value.trim();
     if (seats[seat] === "human" && name) names[seat] = name;
@@ -164,13 +165,6 @@ function showCreated(answer) {
   $("created").scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
-function playerText(players) {
-  return ["N", "E", "S", "W"].filter((s) => players && players[s] !== undefined).map((s) => {
-    const p = String(players[s]);
-    return `${t("seat_" + s)}: ${p.startsWith("bot:") ? t("bot_named", { name: p.slice(4) }) : p}`;
-  }).join(" · ");
-}
-
 function rulesText(rules) {
   if (typeof rules === "string") return rules;
   if (rules && rules.preset) return t("rules_custom", { preset: rules.preset });
@@ -188,7 +182,7 @@ async function loadTables() {
       return;
     }
     list.replaceChildren(...tables.map((table) => el("li", {},
-      el("span", { class: "players" }, playerText(table.players)),
+      el("span", { class: "players" }, playersText(table.players)),
       el("span", { class: "sub" }, t("table_row", {
         hand: table.hand, ns: table.totals ? table.totals.NS : 0, ew: table.totals ? table.totals.EW : 0,
         rules: rulesText(table.rules),

@@ -7,7 +7,8 @@
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
-import { SEATS, TEAM, nextSeat, actionLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
+import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, parseAction } from "./protocol.js";
+import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
 import { TableConnection } from "./net.js";
 
 const params = new URLSearchParams(location.search);
@@ -36,7 +37,7 @@ function humanName(seat) {
   const players = ui.info && ui.info.players;
   const name = players && players[seat];
   // An unnamed person is known by the seat's letter: show the seat's name instead.
-  return name && name !== seat && !String(name).startsWith("bot:") ? name : t("seat_" + seat);
+  return name && name !== seat && !isBot(name) ? name : t("seat_" + seat);
 }
 
 function isHumanSeat(seat) {
@@ -47,7 +48,7 @@ function seatName(seat) {
   if (seat === mySeat()) return t("you");
   const info = conn.seats && conn.seats[seat];
   const player = info ? info.player : null;
-  if (!player || player.startsWith("bot:") || player === seat) {
+  if (!player || isBot(player) || player === seat) {
     return isHumanSeat(seat) ? humanName(seat) : t("seat_" + seat);
   }
   return player;
@@ -56,7 +57,7 @@ function seatName(seat) {
 function usThem() {
   const me = mySeat() || "S";
   const us = TEAM[me];
-  return { us, them: us === "NS" ? "EW" : "NS" };
+  return { us, them: otherTeam(us) };
 }
 
 // ------------------------------------------------------------------ events
@@ -78,7 +79,7 @@ function onChange(kind, message) {
   }
   if (kind === "snapshot" || kind === "event" || kind === "deal" || kind === "hand-over") {
     ui.pending = false;
-    const mine = kind === "event" && message.action && message.action.startsWith(mySeat() + " ");
+    const mine = kind === "event" && message.action && parseAction(message.action).seat === mySeat();
     if (mine || kind === "deal") ui.message = "";
     if (kind === "deal") ui.showLast = false;
   }
@@ -205,7 +206,7 @@ function renderContract() {
   const view = conn.view;
   const { us, them } = usThem();
   const line = [el("strong", {}, contractText(view, seatName))];
-  if (view.phase === "playing" || view.phase === "over") {
+  if (view.phase === PHASE.playing || view.phase === PHASE.over) {
     line.push(el("span", { class: "taken" },
       `${t("us")}: ${t("tricks_taken", { t: view.tricks_won[us], p: view.card_points[us] })}`));
     line.push(el("span", { class: "taken" },
@@ -220,10 +221,10 @@ function positions() {
 }
 
 function lastCall(view, seat) {
-  const part = view.phase === "doubling" || (view.doubling.length && view.phase !== "playing") ? view.doubling : view.bidding;
-  if (view.phase === "playing" || view.phase === "over") return null;
+  const part = view.phase === PHASE.doubling || (view.doubling.length && view.phase !== PHASE.playing) ? view.doubling : view.bidding;
+  if (view.phase === PHASE.playing || view.phase === PHASE.over) return null;
   for (let i = part.length - 1; i >= 0; i -= 1) {
-    if (part[i].startsWith(seat + " ")) return actionLabel(part[i], { ...view, question: null });
+    if (parseAction(part[i]).seat === seat) return actionLabel(part[i], { ...view, question: null });
   }
   return null;
 }
@@ -245,11 +246,11 @@ function renderSeats() {
       el("span", {}, seatName(seat)),
       where === "top" && mySeat() ? el("span", { class: "sub" }, ` · ${t("partner")}`) : null);
     const lines = [name];
-    if (!isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
-      lines.push(el("div", { class: "sub" }, t("bot_named", { name: info.player.slice(4) })));
+    if (!isHumanSeat(seat) && isBot(info.player)) {
+      lines.push(el("div", { class: "sub" }, playerLabel(info.player)));
       if (!info.connected) lines.push(el("div", { class: "note" }, t("bot_failing")));
     }
-    if (isHumanSeat(seat) && info.player && info.player.startsWith("bot:")) {
+    if (isHumanSeat(seat) && isBot(info.player)) {
       lines.push(el("div", { class: "note" }, t("bot_standin", { name: humanName(seat) })));
     } else if (isHumanSeat(seat) && !info.connected) {
       lines.push(el("div", { class: "note" }, t("away")));
@@ -317,7 +318,7 @@ function renderPrompt() {
   const prompt = $("prompt");
   prompt.className = "prompt";
   const parts = [];
-  if (view.phase === "over") {
+  if (view.phase === PHASE.over) {
     prompt.replaceChildren();
     prompt.hidden = true;
     return;
@@ -354,9 +355,9 @@ function tick() {
 function playsByCard(legal) {
   const byCard = {};
   for (const action of legal) {
-    const parts = action.split(" ");
-    if (parts[1] !== "play") continue;
-    (byCard[parts[2]] = byCard[parts[2]] || []).push(action);
+    const { verb, args } = parseAction(action);
+    if (verb !== "play") continue;
+    (byCard[args[0]] = byCard[args[0]] || []).push(action);
   }
   for (const list of Object.values(byCard)) list.sort((a, b) => a.length - b.length);
   return byCard;
@@ -375,7 +376,7 @@ function renderActions() {
   const buttons = [];
   if (myTurn() && !ui.pending) {
     for (const action of view.legal) {
-      const verb = action.split(" ")[1];
+      const { verb } = parseAction(action);
       if (verb === "play") continue;
       buttons.push(actionButton(action, verb === "pass" ? "pass" : verb === "declare" ? "declare" : ""));
     }
@@ -416,11 +417,6 @@ function renderHand() {
   box.replaceChildren(...cards);
 }
 
-function isLeading(view) {
-  const trick = view.tricks[view.tricks.length - 1];
-  return !trick || trick.winner !== null || trick.cards.length === 0;
-}
-
 function renderControls() {
   const view = conn.view;
   const box = $("controls");
@@ -438,7 +434,7 @@ function renderControls() {
     controls.push(el("button", { type: "button", class: "ctl", "data-control": "hint",
       disabled: !myTurn() || ui.pending, onclick: () => sendControl("hint") }, t("hint")));
   }
-  if (myTurn() && view.phase === "playing" && isLeading(view) && view.hand.length > 1) {
+  if (myTurn() && view.phase === PHASE.playing && isLeading(view) && view.hand.length > 1) {
     controls.push(el("button", { type: "button", class: "ctl claim", "data-control": "claim",
       disabled: ui.pending, onclick: () => sendControl("claim") }, t("claim")));
   }
@@ -450,7 +446,7 @@ function renderSheet() {
   const view = conn.view;
   const match = conn.match;
   const box = $("sheet");
-  if (!match || view.phase !== "over") {
+  if (!match || view.phase !== PHASE.over) {
     box.hidden = true;
     box.replaceChildren();
     return;
@@ -519,7 +515,7 @@ function renderRunning() {
       : String(i + 1)),
     el("td", {}, shortContract(hand)),
     el("td", {}, String(hand.score[us])), el("td", {}, String(hand.score[them]))));
-  if (!match.winner && conn.view.phase !== "over") {
+  if (!match.winner && conn.view.phase !== PHASE.over) {
     rows.push(el("tr", { class: "in-play" }, el("td", {}, String(match.hand)),
       el("td", {}, t("in_play")), el("td", {}, ""), el("td", {}, "")));
   }

@@ -1,14 +1,8 @@
-// Wording the game: actions, questions, the contract and seats, in the page's language.
+// Wording the game: actions, questions, the contract and players, in the page's language.
 
 import { t } from "./i18n.js";
 import { SYMBOL, cardText, suitOf } from "./cards.js";
-
-export const SEATS = ["N", "W", "S", "E"]; // the order of play
-export const TEAM = { N: "NS", S: "NS", W: "EW", E: "EW" };
-
-export function nextSeat(seat, steps = 1) {
-  return SEATS[(SEATS.indexOf(seat) + steps) % 4];
-}
+import { LISTED_SEATS, PHASE, botName, isLeading, parseAction } from "./protocol.js";
 
 export function suitWord(suit) {
   return `${SYMBOL[suit]} ${t("suit_" + suit)}`;
@@ -19,11 +13,22 @@ export function projectsText(kinds) {
   return kinds.map((k) => t("project_" + k.split(":")[0])).join(t("joiner"));
 }
 
+/** A player in words: "bot expert" for "bot:expert", a person by the name given. */
+export function playerLabel(player) {
+  const bot = botName(player);
+  return bot === null ? String(player) : t("bot_named", { name: bot });
+}
+
+/** "North: Amal · East: bot expert · …": the players of a table or a match, by seat. */
+export function playersText(players) {
+  return LISTED_SEATS.filter((s) => players && players[s] !== undefined)
+    .map((s) => `${t("seat_" + s)}: ${playerLabel(players[s])}`)
+    .join(" · ");
+}
+
 /** The words of one action without its seat, given the view it is legal in. */
 export function actionLabel(action, view) {
-  const parts = action.trim().split(/\s+/);
-  const verb = parts[1];
-  const args = parts.slice(2);
+  const { verb, args } = parseAction(action);
   const kind = view && view.question ? view.question.kind : null;
   switch (verb) {
     case "pass":
@@ -33,7 +38,7 @@ export function actionLabel(action, view) {
       if (kind === "triple" || kind === "four" || kind === "gahwa") return t("a_pass_no_raise");
       return t("a_pass");
     case "hokum":
-      if (view && view.phase === "bidding-2") return t("a_hokum2");
+      if (view && view.phase === PHASE.bidding2) return t("a_hokum2");
       return t("a_hokum", { suit: view && view.exposed ? suitWord(suitOf(view.exposed)) : "" });
     case "sun": return t("a_sun");
     case "ashkal": return t("a_ashkal");
@@ -50,7 +55,7 @@ export function actionLabel(action, view) {
       return [cardText(args[0]), ...words].join(" · ");
     }
     default:
-      return parts.slice(1).join(" ");
+      return [verb, ...args].join(" ");
   }
 }
 
@@ -61,16 +66,14 @@ export function questionText(view, seatName) {
   const exposedSuit = view.exposed ? suitWord(suitOf(view.exposed)) : "";
   const about = q.about ? seatName(q.about) : "";
   if (q.kind === "bid") {
-    if (view.phase === "bidding-2") return t("q_bid_2", { suit: exposedSuit });
-    if (view.phase === "bidding-3") return t("q_bid_3");
+    if (view.phase === PHASE.bidding2) return t("q_bid_2", { suit: exposedSuit });
+    if (view.phase === PHASE.bidding3) return t("q_bid_3");
     return t("q_bid_1", { card: cardText(view.exposed), suit: exposedSuit });
   }
   if (q.kind === "name-trump") return t("q_name-trump", { suit: exposedSuit });
   if (q.kind === "play") {
-    if (view.legal.some((a) => a.split(" ")[1] === "declare")) return t("q_declare");
-    const trick = view.tricks[view.tricks.length - 1];
-    const leading = !trick || trick.winner !== null || trick.cards.length === 0;
-    return leading ? t("q_lead") : t("q_play");
+    if (view.legal.some((a) => parseAction(a).verb === "declare")) return t("q_declare");
+    return isLeading(view) ? t("q_lead") : t("q_play");
   }
   return t("q_" + q.kind, { seat: about });
 }
