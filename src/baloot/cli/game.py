@@ -39,7 +39,7 @@ from baloot.core.rules import Rules
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Phase, Trick
 from baloot.table import Event, EventKind, Player, Table, WaitKind
-from baloot.view.seat_view import SeatView, heard
+from baloot.view.seat_view import SeatView
 from baloot.words.hints import BestHints
 from baloot.words.strings import Strings, strings
 
@@ -300,11 +300,11 @@ class Game:
                 self.hand_start()
 
     def report_action(self, event: Event) -> None:
-        assert event.action is not None
+        action = event.heard_by(self.human)
+        assert action is not None
         hand = self.table.match.hands[event.hand - 1]
         index = self._actions_reported
         self._actions_reported += 1
-        action = heard(event.action, self.human)
         round2 = hand.round_two_start is not None and index >= hand.round_two_start
         self.say(action_line(action, self.seat_name(action.seat), self.s, round2))
         contract = hand.contract

@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, assert_never
 
-from baloot.core.actions import Action
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
-from baloot.view.seat_view import SeatView, heard
+from baloot.table.table import Event
+from baloot.view.seat_view import SeatView
 
 #: The largest client message, in bytes of UTF-8 (``too_large`` beyond).
 MAX_MESSAGE: Final = 64 * 1024
@@ -133,12 +133,15 @@ class Refused(Exception):
         self.reason = reason
 
 
-def event_message(hand: Hand, action: Action) -> Callable[[Seat | None, int], Message]:
+def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Message]:
+    """The ``event`` message of an action, in each audience's version (``hand`` is the hand
+    just after it)."""
+
     def build(audience: Seat | None, v: int) -> Message:
         return {
             "type": "event",
             "v": v,
-            "action": str(heard(action, audience)),
+            "action": str(event.heard_by(audience)),
             "view": SeatView.of(hand, audience).to_json(),
         }
 

@@ -585,7 +585,7 @@ class Room:
                 if before is not None:
                     before.apply(event.action)
                     hand = before
-                out.extend(self._publish_each(event_message(hand, event.action)))
+                out.extend(self._publish_each(event_message(hand, event)))
             elif event.kind is EventKind.HAND_OVER:
                 hand = self.table.hand
                 extra = {

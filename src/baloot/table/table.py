@@ -45,7 +45,7 @@ from baloot.core.vocabulary import Phase, Trick
 from baloot.records.record import Record
 from baloot.records.replay import replay
 from baloot.table.players import Bot, Player, bot_action, tell_hand_over
-from baloot.view.seat_view import SeatView
+from baloot.view.seat_view import SeatView, heard
 
 
 class EventKind(Enum):
@@ -62,8 +62,8 @@ class Event:
     """One numbered step of the table's history.
 
     ``v`` numbers the table's history (one sequence per table); ``hand`` is the number of the
-    hand it belongs to (from 1); ``action`` the action applied (as recorded: a listener hears
-    it through :func:`baloot.view.heard`); ``trick`` the trick that action completed.
+    hand it belongs to (from 1); ``action`` the action applied, as recorded (a listener hears
+    it as :meth:`heard_by` says); ``trick`` the trick that action completed.
     """
 
     v: int
@@ -71,6 +71,17 @@ class Event:
     hand: int
     action: Action | None = None
     trick: Trick | None = None
+
+    def heard_by(self, audience: Seat | None) -> Action | None:
+        """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
+        declaration as its kinds, never its cards (``seat-view.md`` §1); None for an event
+        that is no action. The one place the interfaces take an action's secrecy from.
+
+        >>> event = Event(3, EventKind.ACTION, 1, Action.parse("S declare sira:AhKhQh"))
+        >>> str(event.heard_by(Seat.S)), str(event.heard_by(Seat.W))
+        ('S declare sira:AhKhQh', 'S declare sira')
+        """
+        return None if self.action is None else heard(self.action, audience)
 
 
 class WaitKind(Enum):
