@@ -8,8 +8,11 @@ the engine rather than repeat it. The drivers only push actions through the publ
 
 from __future__ import annotations
 
+import os
 import socket
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -430,3 +433,30 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+#: The longest a test waits for what it expects, in seconds: reached only when the awaited
+#: event never comes, so it is generous enough for a loaded machine (tests check behaviour,
+#: never speed; the benchmarks measure speed). ``BALOOT_TEST_WAIT`` sets another.
+WAIT = float(os.environ.get("BALOOT_TEST_WAIT", "120"))
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = WAIT) -> bool:
+    """Whether ``condition`` comes true within ``seconds`` (asked every 50 ms)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` now (Linux: ``/proc``), so that a
+    test sends its signal once the command is ready for it, not after a guessed pause."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)

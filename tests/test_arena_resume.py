@@ -10,12 +10,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import WAIT, wait_for
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.core.rules import Rules
@@ -110,13 +110,9 @@ def test_an_interrupted_run_goes_on_to_the_same_verdict_as_one_never_stopped(
         text=True,
         env=ENV,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if len(list(out.glob("pairs/[0-9]*.json"))) >= 3:  # not a temporary file
-            break
-        time.sleep(0.01)
+    assert wait_for(lambda: len(list(out.glob("pairs/[0-9]*.json"))) >= 3)  # not a temporary
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    _, err = process.communicate(timeout=WAIT)
     assert process.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     kept = sorted(p.name for p in (out / "pairs").iterdir())  # no temporary file is left

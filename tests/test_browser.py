@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CRASHING_BOT, free_port
+from helpers import CRASHING_BOT, WAIT, free_port
 
 import baloot
 from baloot.core.seats import Seat
@@ -79,8 +79,9 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 375, "height": 667}
-#: How long (ms) a page may take to show what a test waits for.
-WAIT_MS = 15_000
+#: How long (ms) a page may take to show what a test waits for (and an ``expect`` to come true).
+WAIT_MS = WAIT * 1000
+expect.set_options(timeout=WAIT_MS)
 ARABIC = re.compile(r"[\u0600-\u06ff]")
 #: The start of a reject line, in English (``rejected`` in i18n.js).
 REJECTED = "Not allowed"
@@ -102,7 +103,7 @@ class Served:
         request = urllib.request.Request(
             self.url + path, data=data, headers={"Content-Type": "application/json"}
         )
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=WAIT) as response:
             return json.loads(response.read())
 
     def create(self, seats: dict[str, str]) -> dict[str, Any]:
@@ -134,7 +135,7 @@ def _start_server(workdir: Path) -> Served:
         with log.open("ab") as out:
             process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT
         while process.poll() is None and time.monotonic() < deadline:
             if _answers(url):
                 return Served(url, process, log)
@@ -147,7 +148,7 @@ def _stop_server(process: subprocess.Popen[bytes]) -> int:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
         try:
-            return process.wait(timeout=15)
+            return process.wait(timeout=WAIT)
         except subprocess.TimeoutExpired:
             process.kill()
     return process.wait()
@@ -468,7 +469,7 @@ def test_two_browsers_play_as_partners_at_one_table(pages: Pages, server: Served
     seats = {"S": south, "N": north}
 
     # Whoever has a decision makes it, until the hand is over on both pages.
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         over = [visible(p, '[data-action="next"]').count() > 0 for p in seats.values()]
         if all(over):

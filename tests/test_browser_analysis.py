@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from helpers import free_port
+from helpers import WAIT, free_port
 from spec_example import record_text
 from test_analysis import THROWN, THROWN_ACTIONS, THROWN_DECK
 from test_browser import (
@@ -60,7 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with log.open("ab") as out:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT
     while not _answers(url):
         assert process.poll() is None and time.monotonic() < deadline, log.read_text()
         time.sleep(0.1)

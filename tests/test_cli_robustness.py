@@ -17,11 +17,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import WAIT, wait_for
 from spec_example import ACTIONS, DECK, record_text
 
 from baloot.bots.arena import pair_seeds
@@ -95,9 +96,8 @@ def test_out_that_cannot_be_a_folder_is_one_line_before_any_game(
         if arena
         else ["random", "--seed", "1", "--count", "1000000000"]
     )
-    start = time.monotonic()
-    line = one_line_error(baloot(*args, "--out", str(out), timeout=60))
-    assert time.monotonic() - start < 30  # refused before playing, not after
+    # refused before playing, not after: a billion games would outlast the wait
+    line = one_line_error(baloot(*args, "--out", str(out), timeout=WAIT))
     assert "notes.txt" in line
     assert blocker.read_text(encoding="utf-8") == "mine\n"
 
@@ -453,11 +453,11 @@ def test_arena_with_a_billion_matches_starts_at_once_in_little_memory(
         env=ENV,
     )
     try:
-        assert wait_for(lambda: len(records(out)) >= 4 or process.poll() is not None, 60)
+        assert wait_for(lambda: len(records(out)) >= 4 or process.poll() is not None)
         assert process.poll() is None, process.communicate()[1]
     finally:
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=WAIT)
     assert process.returncode == 130, err
     assert b"Traceback" not in err
 
@@ -627,15 +627,6 @@ def records(out: Path) -> list[Path]:
     return sorted(out.glob("*.baloot")) if out.is_dir() else []
 
 
-def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
-
-
 def children(pid: int) -> list[int]:
     """The live (not zombie) processes whose parent is ``pid``."""
     found = []
@@ -677,7 +668,7 @@ def running_arena(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Pat
     )
     workers: list[int] = []
     try:
-        assert wait_for(lambda: len(records(out)) >= 4, 60), "no records"
+        assert wait_for(lambda: len(records(out)) >= 4), "no records"
         workers.extend(children(process.pid))
         assert len(workers) == 2, workers
         yield process, out, workers
@@ -689,7 +680,7 @@ def running_arena(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Pat
             with contextlib.suppress(OSError):
                 if alive(pid) and b"baloot" in Path(f"/proc/{pid}/cmdline").read_bytes():
                     os.kill(pid, signal.SIGKILL)
-        process.communicate(timeout=60)
+        process.communicate(timeout=WAIT)
 
 
 def check_whole_records(out: Path) -> None:
@@ -715,17 +706,15 @@ def test_arena_stops_at_once_on_a_signal_without_orphans(
     to_group: bool,
 ) -> None:
     process, out, workers = running_arena
-    start = time.monotonic()
     if to_group:
         os.killpg(process.pid, sig)
     else:
         process.send_signal(sig)
-    _, err = process.communicate(timeout=30)
-    assert time.monotonic() - start < 10
+    _, err = process.communicate(timeout=WAIT)  # 100000 matches would outlast the wait
     assert process.returncode == status, err
     assert b"Traceback" not in err
     assert err.decode().strip().splitlines() == ["baloot: interrupted"]
-    assert wait_for(lambda: not any(alive(pid) for pid in workers), 5), "orphaned workers"
+    assert wait_for(lambda: not any(alive(pid) for pid in workers)), "orphaned workers"
     count = len(records(out))
     time.sleep(1)
     assert len(records(out)) == count  # nobody writes any more
@@ -737,8 +726,8 @@ def test_arena_workers_die_with_a_killed_parent(
 ) -> None:
     process, out, workers = running_arena
     process.kill()
-    process.wait(timeout=30)
-    assert wait_for(lambda: not any(alive(pid) for pid in workers), 5), "orphaned workers"
+    process.wait(timeout=WAIT)
+    assert wait_for(lambda: not any(alive(pid) for pid in workers)), "orphaned workers"
     count = len(records(out))
     time.sleep(1)
     assert len(records(out)) == count
@@ -783,22 +772,26 @@ def test_workers_end_when_their_parent_is_gone_even_without_the_kernel_signal(
         "pool._die_with_parent = lambda: None\n"
         "child = os.fork()\n"
         "if child == 0:\n"
-        "    if os.fork():  # the worker's parent, which goes soon\n"
-        "        time.sleep(0.5)\n"
+        "    started, tell = os.pipe()\n"
+        "    if os.fork():  # the worker's parent, which goes once the worker watches it\n"
+        "        os.read(started, 1)\n"
         "        os._exit(0)\n"
         "    pool._start_worker(os.getppid())\n"
         "    print(os.getpid(), flush=True)\n"
+        "    os.write(tell, b'w')\n"
         "    time.sleep(30)\n"
+        "    print('lived on', flush=True)\n"
         "    os._exit(0)\n"
         "os.waitpid(child, 0)\n",
         encoding="utf-8",
     )
-    start = time.monotonic()
     # the output ends when the worker (which holds it open) ends
-    result = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=60, env=ENV)
-    assert time.monotonic() - start < 15, "the orphan lived on"
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, timeout=WAIT, env=ENV
+    )
+    assert b"lived on" not in result.stdout, "the orphan lived on"
     worker = int(result.stdout.split()[0])
-    assert wait_for(lambda: not alive(worker), 5), "the orphan lives on"
+    assert wait_for(lambda: not alive(worker)), "the orphan lives on"
 
 
 # ---------------------------------------------------------------------- deal and play agree

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import WAIT, wait_for
 
 from baloot import Action, Hand, Match, Seat
 from baloot.bots import BotError, RandomBot, play_hand, play_match
@@ -89,6 +90,7 @@ for line in sys.stdin:
         break
 if BEHAVIOUR == "stubborn":
     time.sleep(30)
+    print("ended by itself", file=sys.stderr, flush=True)
 """
 
 
@@ -126,15 +128,11 @@ def alive(pid: int) -> bool:
         return False
 
 
-def assert_ended(pids: Path, ceiling: float = 30.0) -> None:
-    """Every process named in the file ``pids`` ends, within ``ceiling`` seconds."""
-    left = list(map(int, pids.read_text().split()))
-    assert left
-    deadline = time.monotonic() + ceiling
-    while left and time.monotonic() < deadline:
-        left = [pid for pid in left if alive(pid)]
-        time.sleep(0.05)
-    assert not left, f"still running: {left}"
+def assert_ended(pids: Path) -> None:
+    """Every process named in the file ``pids`` ends (within the tests' ceiling)."""
+    started = list(map(int, pids.read_text().split()))
+    assert started
+    assert wait_for(lambda: not any(map(alive, started))), list(filter(alive, started))
 
 
 def test_the_sample_bot_plays_a_hand_through_the_protocol(tmp_path: Path) -> None:
@@ -196,7 +194,6 @@ def test_a_bot_that_breaks_the_protocol_fails_with_what_it_said_and_the_views_ac
 ) -> None:
     bot = external(write_bot(tmp_path, behaviour))
     view, legal = _first_decision(Seat.W)
-    started = time.monotonic()
     with deciding(Clock(cpu=0.05)), pytest.raises(BotFailure) as caught:
         bot.choose(view, legal)
     failure = caught.value
@@ -204,7 +201,6 @@ def test_a_bot_that_breaks_the_protocol_fails_with_what_it_said_and_the_views_ac
     assert str(failure).startswith(f"bot {bot.name} at W failed ({kind.value}): ")
     assert failure.actions == tuple(view.to_json()["actions"]) and failure.legal
     assert isinstance(failure, BotError) and not bot.running
-    assert time.monotonic() - started < 3
 
 
 def test_a_bot_that_never_says_ready_fails_after_its_wait(tmp_path: Path) -> None:
@@ -217,11 +213,13 @@ def test_a_bot_that_ignores_bye_is_ended_two_seconds_later_with_its_children(
     tmp_path: Path,
 ) -> None:
     pids = tmp_path / "pids"
-    stubborn = external(write_bot(tmp_path, "stubborn", pids))
+    log: list[bytes] = []
+    stubborn = external(write_bot(tmp_path, "stubborn", pids), log)
     stubborn.choose(*_first_decision(Seat.N))
     started = time.monotonic()
     close_all([stubborn])
-    assert 1.5 < time.monotonic() - started < 4
+    assert time.monotonic() - started > 1.5  # it had its time to go
+    assert b"ended by itself\n" not in log  # it was ended, before its own end
     orphan = external(write_bot(tmp_path, "orphan", pids), grace=0.2)
     with deciding(Clock(cpu=0.01)), pytest.raises(BotFailure, match="timeout"):
         orphan.choose(*_first_decision(Seat.N))
@@ -377,13 +375,10 @@ def test_ctrl_c_ends_the_arena_and_every_bot_process(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    for _ in range(100):
-        if pids.exists() and pids.read_text().strip():
-            break
-        time.sleep(0.05)
+    assert wait_for(lambda: pids.exists() and bool(pids.read_text().strip())), "no bot started"
     time.sleep(0.2)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=10)
+    _, err = process.communicate(timeout=WAIT)
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
     assert_ended(pids)
 

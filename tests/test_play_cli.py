@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from helpers import WAIT
 from rich.console import Console
 
 from baloot.cli.game import Game, Options
@@ -79,7 +80,7 @@ def test_a_whole_match_in_a_terminal(tmp_path: Path) -> None:
         ["-m", "baloot", "play", "--seed", "3", "--delay", "0", "--bots", "heuristic"],
         encoding="utf-8",
         dimensions=(50, 120),
-        timeout=30,
+        timeout=WAIT,
         env=environment(),
     )
     child.delaybeforesend = None
@@ -164,7 +165,7 @@ def test_ctrl_c_ends_the_game_cleanly() -> None:
         ["-m", "baloot", "play", "--seed", "4", "--delay", "0"],
         encoding="utf-8",
         dimensions=(50, 120),
-        timeout=30,
+        timeout=WAIT,
         env=environment(),
     )
     child.expect(PROMPT)
@@ -182,7 +183,7 @@ def test_no_color_in_a_terminal() -> None:
         ["-m", "baloot", "play", "--seed", "4", "--no-color"],
         encoding="utf-8",
         dimensions=(50, 120),
-        timeout=30,
+        timeout=WAIT,
         env=environment(),
     )
     child.expect(PROMPT)

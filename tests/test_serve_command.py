@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CRASHING_BOT, free_port
+from helpers import CRASHING_BOT, WAIT, free_port
 from websockets.sync.client import connect
 
 from baloot.server.storage import open_store
@@ -28,7 +28,7 @@ from baloot.server.storage import open_store
 BALOOT = [sys.executable, "-m", "baloot"]
 
 
-def run(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+def run(*args: str, timeout: float = WAIT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*BALOOT, *args], capture_output=True, text=True, timeout=timeout, check=False
     )
@@ -54,7 +54,8 @@ class Serving:
             if ignoring is None
             else partial(signal.signal, ignoring, signal.SIG_IGN),
         )
-        for _ in range(100):
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/api/options", timeout=2).close()
                 break
@@ -68,7 +69,7 @@ class Serving:
         request = urllib.request.Request(
             self.url + path, data=json.dumps(body).encode(), method="POST"
         )
-        with urllib.request.urlopen(request, timeout=5) as response:
+        with urllib.request.urlopen(request, timeout=WAIT) as response:
             answer: dict[str, object] = json.loads(response.read())
             return answer
 
@@ -76,7 +77,7 @@ class Serving:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         try:
-            return self.process.wait(timeout=15)
+            return self.process.wait(timeout=WAIT)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
@@ -91,7 +92,7 @@ def serving(tmp_path: Path) -> Iterator[Serving]:
 
 def test_serve_prints_the_address_to_open(serving: Serving) -> None:
     assert f"http://127.0.0.1:{serving.port}/" in serving.banner
-    with urllib.request.urlopen(serving.url + "/?lang=ar", timeout=5) as page:
+    with urllib.request.urlopen(serving.url + "/?lang=ar", timeout=WAIT) as page:
         assert '<html lang="ar" dir="rtl"' in page.read().decode()
 
 
@@ -121,7 +122,7 @@ def test_seat_tokens_never_reach_the_log(tmp_path: Path, query: str) -> None:
             assert page.status == 200
         ws_url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}?{asked}"
         with connect(ws_url) as ws:
-            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+            assert json.loads(ws.recv(timeout=WAIT))["type"] == "snapshot"
         assert serving.stop() == -signal.SIGTERM
     finally:
         serving.stop()
@@ -315,7 +316,7 @@ def refused(serving: Serving, body: object) -> str:
     raise AssertionError("the table was created")
 
 
-def watch_until(serving: Serving, table: object, kind: str, limit: float = 30) -> dict[str, Any]:
+def watch_until(serving: Serving, table: object, kind: str, limit: float = WAIT) -> dict[str, Any]:
     with connect(f"ws://127.0.0.1:{serving.port}/ws/tables/{table}") as ws:
         deadline = time.monotonic() + limit
         while time.monotonic() < deadline:
@@ -333,7 +334,7 @@ def test_an_operator_bot_plays_as_one_process_per_seat_until_shutdown_and_may_be
     bot.write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
     serving = Serving(tmp_path, "--bot", f"house={bot}", "--bot-pause", "0", "--lobby-bot", "house")
     try:
-        with urllib.request.urlopen(serving.url + "/api/options", timeout=5) as answer:
+        with urllib.request.urlopen(serving.url + "/api/options", timeout=WAIT) as answer:
             options = json.loads(answer.read())
         assert "house" in options["bots"] and options["default_bot"] == "house"
         created = serving.post("/api/tables", {"seats": {s: "bot:house" for s in "NESW"}})
@@ -362,7 +363,7 @@ def test_a_failing_operator_bot_is_stood_in_for_shown_not_answering_and_the_tabl
         with connect(f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}") as ws:
             shown: list[bool] = []  # what the watcher is told of North's connection
             while True:
-                message = json.loads(ws.recv(timeout=30))
+                message = json.loads(ws.recv(timeout=WAIT))
                 if message["type"] == "snapshot":
                     shown.append(message["seats"]["N"]["connected"])
                 elif message["type"] == "seat" and message["seat"] == "N":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from conftest import Opener
+from helpers import WAIT, wait_for
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 from test_seat_view_secrecy import cards_in_text, may_know
@@ -413,11 +415,7 @@ def test_a_table_whose_humans_stay_away_is_closed_and_kept_in_history(server: Se
     bots_only = create(client, seats={})["table"]
     now[0] += 500
     client = server.restart()  # housekeeping runs at start
-    for _ in range(100):
-        if client.get(f"/api/tables/{table}").json()["status"] == "closed":
-            break
-        time.sleep(0.05)
-    assert client.get(f"/api/tables/{table}").json()["status"] == "closed"
+    assert wait_for(lambda: client.get(f"/api/tables/{table}").json()["status"] == "closed")
     assert client.get(f"/api/tables/{bots_only}").json()["status"] == "playing"
     history = client.get("/api/matches").json()["matches"]
     assert [(m["id"], m["status"]) for m in history] == [(table, "closed")]
@@ -425,36 +423,41 @@ def test_a_table_whose_humans_stay_away_is_closed_and_kept_in_history(server: Se
     assert record.status_code == 200 and loads(record.text).hands
 
 
-class SlowBot:
-    """A bot that thinks for half a second."""
-
-    name = "slow"
-
-    def __init__(self, rng: Any) -> None:
-        self.rng = rng
-
-    def choose(self, view: Any, legal: Any) -> Any:
-        time.sleep(0.5)
-        return legal[0]
-
-
 def test_a_slow_bot_at_one_table_delays_no_other_table(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    thinking, release, answered = threading.Event(), threading.Event(), threading.Event()
+
+    class SlowBot:
+        """A bot that thinks until the test lets it answer."""
+
+        name = "slow"
+
+        def __init__(self, rng: Any) -> None:
+            self.rng = rng
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            thinking.set()
+            release.wait(WAIT)
+            answered.set()
+            return legal[0]
+
     monkeypatch.setattr(base, "_builtin", lambda: {"slow": SlowBot, "heuristic": HeuristicBot})
     client = server.client
     assert client is not None
     create(client, seats={seat: "bot:slow" for seat in "NESW"})
     created = create(client)
     table, token = created["table"], created["seats"]["S"]["token"]
-    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
-        south = Seen(socket)
-        south.receive()
-        for _ in range(5):
-            started = time.monotonic()
+    try:
+        assert thinking.wait(WAIT), "the slow bot was never asked"
+        with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+            south = Seen(socket)
+            south.play_to_hand_over()  # the other table's bots play meanwhile
             south.send({"type": "ping"})
             south.until(lambda m: m["type"] == "pong")
-            assert time.monotonic() - started < 0.25
+        assert not answered.is_set(), "the other table waited for the slow bot"
+    finally:
+        release.set()
 
 
 def test_an_action_that_cannot_be_stored_is_not_acknowledged_and_nothing_is_lost(
@@ -545,7 +548,7 @@ def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
             second = asyncio.create_task(hall._append("waiting", 0, []))
             await asyncio.sleep(0)  # both are in the batch being written
             first.cancel()
-            await asyncio.wait([second], timeout=10)
+            await asyncio.wait([second], timeout=WAIT)
             assert second.done() and not second.cancelled()
             assert hall._writing is not None and hall._writing.done()
             assert hall._writing.exception() is None

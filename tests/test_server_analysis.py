@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import Opener
+from helpers import WAIT, wait_for
 from spec_example import ACTIONS, record_text
 from starlette.testclient import TestClient
 from test_analysis import FAST, THROWN, THROWN_ACTIONS, THROWN_DECK
@@ -46,7 +47,7 @@ def client_of(server: Server) -> TestClient:
     return server.client
 
 
-def wait_done(client: TestClient, table: str, hand: int, limit: float = 60) -> dict[str, Any]:
+def wait_done(client: TestClient, table: str, hand: int, limit: float = WAIT) -> dict[str, Any]:
     """Ask until the analysis is done (202 meanwhile); its 200 body."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
@@ -58,6 +59,12 @@ def wait_done(client: TestClient, table: str, hand: int, limit: float = 60) -> d
         assert response.headers["retry-after"] == "1"
         time.sleep(0.05)
     raise AssertionError("the analysis never finished")
+
+
+def status(client: TestClient, table: str) -> str:
+    """What the analysis of the table's first hand is doing: ``queued``, ``computing``…"""
+    found: str = client.get(API.format(table=table, hand=1)).json()["status"]
+    return found
 
 
 def stored_match(store: Store, table: str, text: str, status: str = "over") -> None:
@@ -219,7 +226,7 @@ def test_one_analysis_runs_at_a_time_and_the_queue_is_bounded(
     client = client_of(server)
     assert client.get(API.format(table="a", hand=1)).status_code == 202
     assert client.get(API.format(table="b", hand=1)).status_code == 202
-    time.sleep(0.2)
+    assert wait_for(lambda: status(client, "a") == "computing")
     statuses = {t: client.get(API.format(table=t, hand=1)).json()["status"] for t in "ab"}
     assert statuses == {"a": "computing", "b": "queued"}
     busy = client.get(API.format(table="c", hand=1))
@@ -237,10 +244,12 @@ def test_a_stopping_server_ends_the_analysis_in_progress_and_keeps_nothing(
     stored_match(store, "a", THROWN_RECORD)
     client = client_of(server)
     assert client.get(API.format(table="a", hand=1)).status_code == 202
-    time.sleep(0.1)
-    start = time.monotonic()
+    assert wait_for(lambda: status(client, "a") == "computing")
+    rescue = threading.Timer(WAIT, held.set)  # lets a stop that waits for the analysis end
+    rescue.start()
     server.stop()
-    assert time.monotonic() - start < 5
+    rescue.cancel()
+    assert not held.is_set(), "the stop waited for the analysis to finish"
     client = server.start()
     assert client.get(API.format(table="a", hand=1)).status_code == 202  # computed anew
 

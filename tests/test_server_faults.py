@@ -22,7 +22,7 @@ from urllib.parse import quote
 
 import pytest
 from conftest import Opener
-from helpers import free_port
+from helpers import WAIT, free_port
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
@@ -36,9 +36,6 @@ from baloot.server import hall as hall_module
 from baloot.server.hall import CLOSE_UNRESTORABLE, Hall
 from baloot.server.room import Room, RoomError
 from baloot.server.storage import StorageError, Store, open_store
-
-#: The longest any awaited event may take, even on a loaded machine.
-WAIT = 60.0
 
 
 @pytest.fixture
