@@ -1,4 +1,5 @@
-"""Hypothesis profiles, the ``--run-slow`` switch, and the stores the server tests run on.
+"""Hypothesis profiles, the ``--run-slow`` switch, the stores the server tests run on, and a
+running server over them.
 
 ``HYPOTHESIS_PROFILE=fuzz pytest --run-slow`` runs the long fuzzing; the default ("ci") profile
 is deterministic and quick.
@@ -9,14 +10,19 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 from hypothesis import HealthCheck, settings
 from psycopg import sql
 from spec_example import ACTIONS, record_text
+from starlette.testclient import TestClient
 
+from baloot.server.app import create_app
+from baloot.server.hall import Hall
 from baloot.server.storage import Store, open_store
 
 settings.register_profile(
@@ -72,6 +78,44 @@ def game(tmp_path: Path) -> Path:
 
 
 Opener = Callable[[], Store]
+
+#: A hall's waits for tests: bots at once, a third of a second for an absent human and ``next``.
+FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
+
+
+@dataclass
+class Server:
+    """A running app over a database; ``restart`` starts a new one on the same database."""
+
+    open: Opener
+    options: dict[str, Any]
+    rate: float = 1000.0  # a test client may act faster than a person
+    client: TestClient | None = None
+    hall: Hall | None = None
+
+    def start(self) -> TestClient:
+        self.hall = Hall(self.open(), **self.options)
+        self.client = TestClient(create_app(self.hall, rate=self.rate))
+        self.client.__enter__()
+        return self.client
+
+    def stop(self) -> None:
+        if self.client is not None:
+            self.client.__exit__(None, None, None)
+            self.client = None
+
+    def restart(self) -> TestClient:
+        self.stop()
+        return self.start()
+
+
+@pytest.fixture
+def server(opener: Opener) -> Iterator[Server]:
+    """A server on SQLite, and on PostgreSQL."""
+    running = Server(opener, dict(FAST))
+    running.start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture(scope="session")

@@ -11,12 +11,11 @@ import asyncio
 import json
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
-from conftest import Opener
+from conftest import FAST, Opener, Server
 from helpers import WAIT, wait_for
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -31,43 +30,6 @@ from baloot.records.replay import replay
 from baloot.server import hall as hall_module
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
-
-FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
-
-
-@dataclass
-class Server:
-    """A running app over a database; ``restart`` starts a new one on the same database."""
-
-    open: Opener
-    options: dict[str, Any]
-    rate: float = 1000.0  # a test client may act faster than a person
-    client: TestClient | None = None
-    hall: Hall | None = None
-
-    def start(self) -> TestClient:
-        self.hall = Hall(self.open(), **self.options)
-        self.client = TestClient(create_app(self.hall, rate=self.rate))
-        self.client.__enter__()
-        return self.client
-
-    def stop(self) -> None:
-        if self.client is not None:
-            self.client.__exit__(None, None, None)
-            self.client = None
-
-    def restart(self) -> TestClient:
-        self.stop()
-        return self.start()
-
-
-@pytest.fixture
-def server(opener: Opener) -> Iterator[Server]:
-    """A server on SQLite, and on PostgreSQL."""
-    running = Server(opener, dict(FAST))
-    running.start()
-    yield running
-    running.stop()
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -544,14 +506,14 @@ def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
         hall = Hall(opener(), **FAST)
         await hall.start()
         try:
-            first = asyncio.create_task(hall._append("gone", 0, []))
-            second = asyncio.create_task(hall._append("waiting", 0, []))
+            first = asyncio.create_task(hall.commits.append("gone", 0, []))
+            second = asyncio.create_task(hall.commits.append("waiting", 0, []))
             await asyncio.sleep(0)  # both are in the batch being written
             first.cancel()
             await asyncio.wait([second], timeout=WAIT)
             assert second.done() and not second.cancelled()
-            assert hall._writing is not None and hall._writing.done()
-            assert hall._writing.exception() is None
+            assert hall.commits.writing is not None and hall.commits.writing.done()
+            assert hall.commits.writing.exception() is None
         finally:
             await hall.stop()
 

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Opener
+from conftest import FAST as QUICK
+from conftest import Opener, Server
 from helpers import WAIT, wait_for
 from spec_example import ACTIONS, record_text
 from starlette.testclient import TestClient
 from test_analysis import FAST, THROWN, THROWN_ACTIONS, THROWN_DECK
-from test_server import FAST as QUICK
-from test_server import Seen, Server, create
+from test_server import Seen, create
 
 from baloot.analysis import SolverAndBot, analyze_position, analyze_record
 from baloot.core.match import Match

@@ -15,20 +15,19 @@ import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from conftest import Opener
+from conftest import FAST, Opener, Server
 from helpers import WAIT, free_port
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from test_external_bots import assert_ended, write_bot
 from test_serve_command import BALOOT, Serving
-from test_server import FAST, Seen, Server, create, my_turn
+from test_server import Seen, create, my_turn
 from websockets.sync.client import connect as ws_connect
 
 from baloot.core.seats import Seat
@@ -36,14 +35,6 @@ from baloot.server import hall as hall_module
 from baloot.server.hall import CLOSE_UNRESTORABLE, Hall
 from baloot.server.room import Room, RoomError
 from baloot.server.storage import StorageError, Store, open_store
-
-
-@pytest.fixture
-def server(opener: Opener) -> Iterator[Server]:
-    running = Server(opener, dict(FAST))
-    running.start()
-    yield running
-    running.stop()
 
 
 def run(coroutine: Any) -> Any:
@@ -136,7 +127,7 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
             stale.connect(token)
             first, more = stale.take_steps()
             with pytest.raises(StorageError, match="another copy of the table is writing"):
-                await hall._append(table_id, first, more)
+                await hall.commits.append(table_id, first, more)
             assert hall.tables[table_id] is live  # the live copy is untouched
             await hall.disconnect(live, connection)
             again = await hall._store(hall.store.kept, table_id)

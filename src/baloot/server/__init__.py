@@ -4,7 +4,8 @@
 - :mod:`~baloot.server.room`: a :class:`Room` speaks the protocol in process, as plain dicts,
   free of sockets and clocks; :mod:`~baloot.server.messages` reads and builds its messages.
 - :mod:`~baloot.server.journal` and :mod:`~baloot.server.storage`: what a table's storage
-  keeps (its config and steps, the finished records), in SQLite or PostgreSQL.
+  keeps (its config and steps, the finished records), in SQLite or PostgreSQL;
+  :mod:`~baloot.server.group_commit` stores many tables' steps in one transaction.
 - :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
   :mod:`~baloot.server.requests` checks what a client asks of a new table.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);

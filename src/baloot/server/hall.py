@@ -1,10 +1,10 @@
 """The hall: every table a server holds, its clock, its bots and its storage.
 
 A :class:`~baloot.server.room.Room` speaks the protocol without I/O or time; the hall gives it
-both. For every change of a table it stores the room's steps (in one writer thread) *before*
-it hands the messages to the connections, so nothing acknowledged is ever lost; it lets bots
-think in a pool of threads, outside the event loop, one table at a time under the table's
-lock; and it keeps each table's one timer: the next bot decision (after a short pause, so that
+both. For every change of a table it stores the room's steps (in one writer thread, as a
+:mod:`~baloot.server.group_commit`) *before* it hands the messages to the connections, so
+nothing acknowledged is ever lost; it lets bots think in a pool of threads, outside the event
+loop, one table at a time under the table's lock; and it keeps each table's one timer: the next bot decision (after a short pause, so that
 people can follow), a human's turn timer, the 30 s of a disconnected human, the 30 s after a
 ``hand-over``. On start it brings back every table in play from storage.
 
@@ -43,7 +43,8 @@ from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
-from baloot.server.journal import KeptTable, Step, TableConfig
+from baloot.server.group_commit import GroupCommit
+from baloot.server.journal import KeptTable, TableConfig
 from baloot.server.messages import Message, Refused, parse, reject, thinks
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
@@ -156,8 +157,7 @@ class Hall:
         self.unrestorable: dict[str, str] = {}
         """The tables in play that could not be restored, and why (for the log, never a
         client: a replay's error may speak of cards)."""
-        self._unwritten: list[tuple[str, int, list[Step], asyncio.Future[None]]] = []
-        self._writing: asyncio.Task[None] | None = None
+        self.commits = GroupCommit(store, self._store)
         self._releasing: set[asyncio.Future[None]] = set()
         self.analyses = Analyses(
             store, self._store, bot=analysis_bot, queue=analysis_queue, clock=clock
@@ -409,7 +409,7 @@ class Hall:
         first, steps = live.room.take_steps()
         try:
             if steps:
-                await self._append(table_id, first, steps)
+                await self.commits.append(table_id, first, steps)
             if live.room.table.match.is_over and not live.finished:
                 record, summary = _record(live), _summary(live)
                 await self._store(self.store.finish, table_id, record, summary, self.clock())
@@ -578,35 +578,6 @@ class Hall:
     async def _deal(self, live: Live) -> list[Outgoing]:
         return live.room.deal()
 
-    async def _append(self, table_id: str, first: int, steps: list[Step]) -> None:
-        """Store a table's steps, numbered from ``first``: returns once they are on disk. The
-        steps of every table waiting meanwhile are written together, in one transaction
-        (group commit): one disk sync for many tables, so a busy server does not queue its
-        acks behind each other's."""
-        done = asyncio.get_running_loop().create_future()
-        self._unwritten.append((table_id, first, steps, done))
-        if self._writing is None or self._writing.done():
-            self._writing = asyncio.create_task(self._write())
-        await done
-
-    async def _write(self) -> None:
-        while self._unwritten:
-            batch, self._unwritten = self._unwritten, []
-            try:
-                await self._store(self.store.append_batch, [(t, f, s) for t, f, s, _ in batch])
-            except StorageError:  # one table's steps may be at fault: write each alone
-                for table_id, first, steps, done in batch:
-                    try:
-                        append = functools.partial(self.store.append, first=first)
-                        await self._store(append, table_id, steps)
-                    except StorageError as error:
-                        _tell(done, error)
-                    else:
-                        _tell(done)
-            else:
-                for *_, done in batch:
-                    _tell(done)
-
     async def _store(self, call: Callable[..., T], *args: Any) -> T:
         """``call`` in the writer thread; whatever it raises is a :class:`StorageError`."""
         loop = asyncio.get_running_loop()
@@ -650,20 +621,6 @@ class Hall:
                     self.store.close_table, table_id, now, _summary(idle), _record(idle)
                 )
                 self._drop(idle, 1001)
-
-
-def _tell(done: asyncio.Future[None], error: Exception | None = None) -> None:
-    """Tell a waiter of a group commit how its steps fared, unless it was cancelled meanwhile.
-
-    A waiter whose connection closed has nothing to hear; the others of its batch must hear
-    all the same (settling a cancelled future raises, and would leave them waiting).
-    """
-    if done.done():
-        return
-    if error is None:
-        done.set_result(None)
-    else:
-        done.set_exception(error)
 
 
 def _first_line(error: BaseException) -> str:
