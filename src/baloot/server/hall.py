@@ -4,9 +4,10 @@ A :class:`~baloot.server.room.Room` speaks the protocol without I/O or time; the
 both. For every change of a table it stores the room's steps (in one writer thread, as a
 :mod:`~baloot.server.group_commit`) *before* it hands the messages to the connections, so
 nothing acknowledged is ever lost; it lets bots think in a pool of threads, outside the event
-loop, one table at a time under the table's lock; and it keeps each table's one timer: the next bot decision (after a short pause, so that
-people can follow), a human's turn timer, the 30 s of a disconnected human, the 30 s after a
-``hand-over``. On start it brings back every table in play from storage.
+loop, one table at a time under the table's lock; and it keeps each table's one timer: the
+next bot decision (after a short pause, so that people can follow), a human's turn timer, the
+30 s of a disconnected human, the 30 s after a ``hand-over``. On start it brings back every
+table in play from storage.
 
 A table id has at most one live copy in a server, ever. A table that fails (its steps cannot
 be stored, or a step cannot be applied) is dropped from memory and restored from storage on
