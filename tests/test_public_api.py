@@ -73,7 +73,7 @@ def test_everything_needed_imports_from_baloot() -> None:
         "Team", "Rules", "Project", "ProjectKind", "Contract", "Question", "Trick",
         "ShownProject", "HandResult", "HandScore", "Reason", "Replay", "TARGET",
         "FirstLead", "AshkalMode", "SunDoubleRule", "BalootOnLoss", "ProjectMultiplier",
-        "DoubledExactTie", "KabootProjects", "WinComparison",
+        "DoubledExactTie", "KabootProjects", "WinComparison", "TrickWord",
     ):  # fmt: skip
         assert name in baloot.__all__, name
         assert getattr(baloot, name) is not None, name

@@ -47,6 +47,7 @@ from baloot.core.vocabulary import (
     Rounding,
     ShownProject,
     Trick,
+    TrickWord,
 )
 from baloot.records.record import Record, dump, dumps, load, loads
 from baloot.records.replay import Replay, ReplayError, replay
@@ -97,6 +98,7 @@ __all__ = [
     "SunDoubleRule",
     "Team",
     "Trick",
+    "TrickWord",
     "Verb",
     "WinComparison",
     "dump",
