@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from baloot.cli import main, random_match
-from baloot.core.rules import Rules
+from baloot.core.rules import KabootProjects, Rules, SunDoubleRule
 from baloot.records.record import Record, dumps
 
 
@@ -22,7 +22,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_the_sheet_states_each_hands_score_and_the_totals(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
 ) -> None:
-    rules = Rules(sun_double_rule="either_side_gt_lt", kaboot_projects="all")
+    rules = Rules(
+        sun_double_rule=SunDoubleRule.EITHER_SIDE_GT_LT, kaboot_projects=KabootProjects.ALL
+    )
     path = tmp_path / "match.baloot"
     path.write_text(dumps(Record.of(random_match(seed, rules))), encoding="utf-8")
     status, summary, _ = run(capsys, "replay", str(path), "--json")

@@ -19,7 +19,7 @@ from baloot import Hand, Phase, Rules, Seat, Suit, Verb
 from baloot.bots import play_hand
 from baloot.bots.arena import ArenaConfig, run_arena
 from baloot.bots.base import make_bot, registered
-from baloot.bots.expert import ExpertBot, SearchBudget
+from baloot.bots.expert import ExpertBot, PlayMode, SearchBudget
 from baloot.bots.expert.bidding import CallValue, best_call
 from baloot.bots.expert.calls import (
     call_likelihood,
@@ -211,7 +211,7 @@ def test_kawesh_is_taken_over_a_hand_of_sevens_eights_and_nines() -> None:
 
 def test_budget_options_and_their_errors() -> None:
     assert SearchBudget.of({"fast": "", "samples": "9"}).samples == 9
-    assert SearchBudget.of({"mode": "score"}).mode == "score"
+    assert SearchBudget.of({"mode": "score"}).mode is PlayMode.SCORE
     with pytest.raises(UnknownBotError, match="has no option 'fast2'"):
         SearchBudget.of({"fast2": ""})
     with pytest.raises(UnknownBotError, match="mode takes points, score, auto"):

@@ -72,6 +72,8 @@ def test_everything_needed_imports_from_baloot() -> None:
         "ReplayError", "Action", "Claim", "Verb", "Card", "CardSet", "Suit", "Rank", "Seat",
         "Team", "Rules", "Project", "ProjectKind", "Contract", "Question", "Trick",
         "ShownProject", "HandResult", "HandScore", "Reason", "Replay", "TARGET",
+        "FirstLead", "AshkalMode", "SunDoubleRule", "BalootOnLoss", "ProjectMultiplier",
+        "DoubledExactTie", "KabootProjects", "WinComparison", "TrickWord",
     ):  # fmt: skip
         assert name in baloot.__all__, name
         assert getattr(baloot, name) is not None, name

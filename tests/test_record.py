@@ -13,6 +13,7 @@ from spec_example import ACTIONS, DECK
 from baloot import Card, Seat
 from baloot.core.errors import RecordError
 from baloot.core.match import Match
+from baloot.core.rules import BalootOnLoss, FirstLead
 from baloot.records.record import HandRecord, Record, dumps, loads, loads_all
 from baloot.records.replay import ReplayError, replay
 
@@ -262,6 +263,16 @@ def test_rules_as_a_preset_name_or_a_table() -> None:
     for record in (federation, table, mixed, default):
         assert loads(dumps(record)).rules == record.rules
         assert loads(dumps(record, json=True)).rules == record.rules
+
+
+def test_a_rule_flag_read_from_a_record_holds_its_enum_and_writes_its_plain_string() -> None:
+    table = 'rules = { preset = "classic", baloot_on_loss = "void", first_lead = "declarer" }'
+    record = loads(one_hand([], extra=table))
+    assert record.rules.baloot_on_loss is BalootOnLoss.VOID
+    assert record.rules.first_lead is FirstLead.DECLARER
+    assert 'baloot_on_loss = "void"' in dumps(record)
+    assert json.loads(dumps(record, json=True))["rules"]["baloot_on_loss"] == "void"
+    assert '"baloot_on_loss": "void"' in dumps(record, json=True)
 
 
 def test_a_match_record_with_score_before() -> None:

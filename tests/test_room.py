@@ -23,6 +23,7 @@ from baloot import Action, Match, Rules, Seat, SeatView, Verb
 from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import ROLES
+from baloot.core.rules import FirstLead
 from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
@@ -632,7 +633,7 @@ class Passer:
 
 def sun_room(hands: dict[str, str], exposed: str) -> tuple[Harness, Client, Client]:
     """South (human) takes Sun and leads: the other seats pass and play their first card."""
-    match = Match(Rules(first_lead="declarer"), Seat.E)
+    match = Match(Rules(first_lead=FirstLead.DECLARER), Seat.E)
     match.deal(build_deck(hands, taker="S", exposed=exposed))
     players = {seat: Player.bot("passer") for seat in Seat}
     players[Seat.S] = Player.human("Saad")

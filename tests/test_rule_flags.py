@@ -29,6 +29,16 @@ from test_project_examples import P8_HANDS
 
 from baloot import Hand, IllegalActionError, Phase, ProjectKind, Rules, RulesError, Seat, Suit, Team
 from baloot.core.projects import reading
+from baloot.core.rules import (
+    AshkalMode,
+    BalootOnLoss,
+    DoubledExactTie,
+    FirstLead,
+    KabootProjects,
+    ProjectMultiplier,
+    SunDoubleRule,
+    WinComparison,
+)
 from baloot.core.vocabulary import Level, Outcome
 
 NS, EW = Team.NS, Team.EW
@@ -38,8 +48,10 @@ CLASSIC = Rules()
 # --------------------------------------------------------------------------- play order
 
 
-@pytest.mark.parametrize(("flag", "leader"), [("dealer_right", Seat.N), ("declarer", Seat.S)])
-def test_first_lead(flag: str, leader: Seat) -> None:
+@pytest.mark.parametrize(
+    ("flag", "leader"), [(FirstLead.DEALER_RIGHT, Seat.N), (FirstLead.DECLARER, Seat.S)]
+)
+def test_first_lead(flag: FirstLead, leader: Seat) -> None:
     hand = Hand.from_deck(DC_DECK, "E", Rules(first_lead=flag))
     bid(hand, "S")
     end_doubling(hand)
@@ -47,7 +59,7 @@ def test_first_lead(flag: str, leader: Seat) -> None:
 
 
 def test_first_lead_declarer_in_ashkal_is_callers_partner() -> None:
-    hand = Hand.from_deck(DC_DECK, "E", Rules(first_lead="declarer"))
+    hand = Hand.from_deck(DC_DECK, "E", Rules(first_lead=FirstLead.DECLARER))
     act(hand, "N pass", "W pass", "S pass", "E ashkal", "N pass", "W pass", "S pass")
     assert contract_of(hand) == ("sun", None, Seat.W)
     assert phase_of(hand) is Phase.PLAYING
@@ -82,7 +94,7 @@ def test_hokum_bidder_may_upgrade_to_sun_off_round2_naming_without_sun() -> None
 
 
 def test_ashkal_mode_over_opponent_hokum() -> None:
-    rules = Rules(ashkal_mode="over_opponent_hokum")
+    rules = Rules(ashkal_mode=AshkalMode.OVER_OPPONENT_HOKUM)
     after_passes = new_hand(rules=rules)
     act(after_passes, "N pass", "W pass")
     assert "S ashkal" not in legal_calls(after_passes)
@@ -102,7 +114,7 @@ def test_ashkal_mode_over_opponent_hokum() -> None:
 
 
 def test_ashkal_mode_both() -> None:
-    rules = Rules(ashkal_mode="both")
+    rules = Rules(ashkal_mode=AshkalMode.BOTH)
     hand = new_hand(rules=rules)
     act(hand, "N pass", "W pass")
     assert "S ashkal" in legal_calls(hand)
@@ -243,16 +255,16 @@ def test_lock_persists_through_gahwa() -> None:
 @pytest.mark.parametrize(
     ("flag", "totals", "allowed"),
     [
-        ("either_side_gt_lt", (80, 120), True),
-        ("declarer_gt100_doubler_lt100", (80, 120), False),
-        ("declarer_gt100_doubler_lt100", (120, 80), True),
-        ("declarer_gt100_doubler_lt100", (120, 100), False),
-        ("either_side_gt_lt", (120, 100), False),
-        ("declarer_gt100_doubler_le100", (120, 100), True),
-        ("declarer_gt100_doubler_le100", (100, 50), False),
+        (SunDoubleRule.EITHER_SIDE_GT_LT, (80, 120), True),
+        (SunDoubleRule.DECLARER_GT100_DOUBLER_LT100, (80, 120), False),
+        (SunDoubleRule.DECLARER_GT100_DOUBLER_LT100, (120, 80), True),
+        (SunDoubleRule.DECLARER_GT100_DOUBLER_LT100, (120, 100), False),
+        (SunDoubleRule.EITHER_SIDE_GT_LT, (120, 100), False),
+        (SunDoubleRule.DECLARER_GT100_DOUBLER_LE100, (120, 100), True),
+        (SunDoubleRule.DECLARER_GT100_DOUBLER_LE100, (100, 50), False),
     ],
 )
-def test_sun_double_rule(flag: str, totals: tuple[int, int], allowed: bool) -> None:
+def test_sun_double_rule(flag: SunDoubleRule, totals: tuple[int, int], allowed: bool) -> None:
     hand = new_hand(rules=Rules(sun_double_rule=flag), score_before=totals)
     act(hand, "N sun")  # declarers NS
     assert (phase_of(hand) is Phase.DOUBLING) is allowed
@@ -400,9 +412,10 @@ def test_baloot_blocked_by_partial_overlap_changes_nothing_under_r10_4() -> None
 
 
 @pytest.mark.parametrize(
-    ("flag", "expected"), [("transfer", (18, 0)), ("keep", (16, 2)), ("void", (16, 0))]
+    ("flag", "expected"),
+    [(BalootOnLoss.TRANSFER, (18, 0)), (BalootOnLoss.KEEP, (16, 2)), (BalootOnLoss.VOID, (16, 0))],
 )
-def test_baloot_on_loss_undoubled(flag: str, expected: tuple[int, int]) -> None:
+def test_baloot_on_loss_undoubled(flag: BalootOnLoss, expected: tuple[int, int]) -> None:
     # EW declare and fail (NS count 100 → 10 > 6 + 2); EW hold Baloot.
     s = score(Rules(baloot_on_loss=flag), cards=(100, 62), baloot=(0, 2))
     assert s.made is False
@@ -410,9 +423,10 @@ def test_baloot_on_loss_undoubled(flag: str, expected: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("flag", "expected"), [("transfer", (0, 25)), ("keep", (2, 25)), ("void", (0, 25))]
+    ("flag", "expected"),
+    [(BalootOnLoss.TRANSFER, (0, 25)), (BalootOnLoss.KEEP, (2, 25)), (BalootOnLoss.VOID, (0, 25))],
 )
-def test_baloot_on_loss_in_kaboot(flag: str, expected: tuple[int, int]) -> None:
+def test_baloot_on_loss_in_kaboot(flag: BalootOnLoss, expected: tuple[int, int]) -> None:
     s = score(Rules(baloot_on_loss=flag), cards=(0, 162), tricks=(0, 8), baloot=(2, 0))
     assert s.score == expected
 
@@ -420,24 +434,24 @@ def test_baloot_on_loss_in_kaboot(flag: str, expected: tuple[int, int]) -> None:
 def test_baloot_on_loss_doubled_winner_keeps_own_with_keep() -> None:
     # Doubled, EW declare and win; NS hold Baloot: transfer → EW 32 + 2; keep → NS keep 2.
     transfer = score(CLASSIC, level=2, cards=(60, 102), baloot=(2, 0))
-    keep = score(Rules(baloot_on_loss="keep"), level=2, cards=(60, 102), baloot=(2, 0))
+    keep = score(Rules(baloot_on_loss=BalootOnLoss.KEEP), level=2, cards=(60, 102), baloot=(2, 0))
     assert transfer.score == (0, 34)
     assert keep.score == (2, 32)
 
 
 @pytest.mark.parametrize(
-    ("flag", "level", "expected"),
+    ("flag", ProjectMultiplier.LEVEL, "expected"),
     [
-        ("x2", 2, (0, 42)),
-        ("x2", 3, (0, 58)),
-        ("level", 3, (0, 63)),
-        ("level", 4, (0, 84)),
-        ("x2_at_double_x1_above", 2, (0, 42)),
-        ("x2_at_double_x1_above", 3, (0, 53)),
-        ("x2_at_double_x1_above", 4, (0, 69)),
+        (ProjectMultiplier.X2, 2, (0, 42)),
+        (ProjectMultiplier.X2, 3, (0, 58)),
+        (ProjectMultiplier.LEVEL, 3, (0, 63)),
+        (ProjectMultiplier.LEVEL, 4, (0, 84)),
+        (ProjectMultiplier.X2_AT_DOUBLE_X1_ABOVE, 2, (0, 42)),
+        (ProjectMultiplier.X2_AT_DOUBLE_X1_ABOVE, 3, (0, 53)),
+        (ProjectMultiplier.X2_AT_DOUBLE_X1_ABOVE, 4, (0, 69)),
     ],
 )
-def test_project_multiplier(flag: str, level: int, expected: tuple[int, int]) -> None:
+def test_project_multiplier(flag: ProjectMultiplier, level: int, expected: tuple[int, int]) -> None:
     # EW win with a Fifty (5): 16×L + multiplier × 5.
     s = score(
         Rules(project_multiplier=flag),
@@ -457,17 +471,21 @@ def test_doubled_exact_tie() -> None:
     digit = score(CLASSIC, level=2, cards=(84, 78))
     assert digit.game_points == (8, 8)
     assert digit.score == (32, 0)
-    last = score(Rules(doubled_exact_tie="last_caller_loses"), level=2, cards=(84, 78))
+    last = score(
+        Rules(doubled_exact_tie=DoubledExactTie.LAST_CALLER_LOSES), level=2, cards=(84, 78)
+    )
     assert last.score == (0, 32)
     # Triple: NS count; NS 84 → 8, tie, digit 4 → NS (counting) win; last caller is EW → same.
-    assert score(Rules(doubled_exact_tie="last_caller_loses"), level=3, cards=(84, 78)).score == (
+    assert score(
+        Rules(doubled_exact_tie=DoubledExactTie.LAST_CALLER_LOSES), level=3, cards=(84, 78)
+    ).score == (
         48,
         0,
     )
 
 
 def test_doubled_exact_tie_not_for_undoubled() -> None:
-    s = score(Rules(doubled_exact_tie="last_caller_loses"), cards=(77, 85))
+    s = score(Rules(doubled_exact_tie=DoubledExactTie.LAST_CALLER_LOSES), cards=(77, 85))
     assert s.score == (8, 8)
 
 
@@ -481,9 +499,16 @@ def test_kaboot_multiplied_off() -> None:
 
 
 @pytest.mark.parametrize(
-    ("flag", "expected"), [("own_scored", (0, 25)), ("all", (0, 30)), ("none", (0, 25))]
+    ("flag", "expected"),
+    [
+        (KabootProjects.OWN_SCORED, (0, 25)),
+        (KabootProjects.ALL, (0, 30)),
+        (KabootProjects.NONE, (0, 25)),
+    ],
 )
-def test_kaboot_projects_other_teams_projects(flag: str, expected: tuple[int, int]) -> None:
+def test_kaboot_projects_other_teams_projects(
+    flag: KabootProjects, expected: tuple[int, int]
+) -> None:
     # EW kaboot; NS won the project comparison with a Fifty.
     s = score(
         Rules(kaboot_projects=flag),
@@ -497,9 +522,14 @@ def test_kaboot_projects_other_teams_projects(flag: str, expected: tuple[int, in
 
 
 @pytest.mark.parametrize(
-    ("flag", "expected"), [("own_scored", (0, 29)), ("all", (0, 29)), ("none", (0, 27))]
+    ("flag", "expected"),
+    [
+        (KabootProjects.OWN_SCORED, (0, 29)),
+        (KabootProjects.ALL, (0, 29)),
+        (KabootProjects.NONE, (0, 27)),
+    ],
 )
-def test_kaboot_projects_own_projects(flag: str, expected: tuple[int, int]) -> None:
+def test_kaboot_projects_own_projects(flag: KabootProjects, expected: tuple[int, int]) -> None:
     # S23: EW kaboot with their Sira and Baloot.
     s = score(
         Rules(kaboot_projects=flag),
@@ -517,7 +547,7 @@ def test_win_comparison_raw_points() -> None:
     # S13: 56 + Fifty (50) = 106 = 106 raw → D (EW) safe; GP comparison says D failed.
     args = dict(cards=(56, 106), project_team=NS, project_points=5, project_raw=50)
     assert score(CLASSIC, **args).score == (21, 0)  # type: ignore[arg-type]
-    s = score(Rules(win_comparison="raw_points"), **args)  # type: ignore[arg-type]
+    s = score(Rules(win_comparison=WinComparison.RAW_POINTS), **args)  # type: ignore[arg-type]
     assert s.made is True
     assert s.score == (11, 10)
 
@@ -554,7 +584,7 @@ def test_unknown_flag_or_value_is_an_error() -> None:
     with pytest.raises(RulesError):
         Rules.classic().replace(no_such_flag=True)
     with pytest.raises(RulesError):
-        Rules(baloot_on_loss="sometimes")
+        Rules(baloot_on_loss="sometimes")  # type: ignore[arg-type]
     with pytest.raises(RulesError):
         Rules(must_undertrump="yes")  # type: ignore[arg-type]
 
@@ -562,7 +592,7 @@ def test_unknown_flag_or_value_is_an_error() -> None:
 def test_gahwa_level_constant_is_not_a_multiplier_level() -> None:
     # Gahwa scores nothing on the sheet whatever project_multiplier says (#27).
     s = score(
-        Rules(project_multiplier="level"),
+        Rules(project_multiplier=ProjectMultiplier.LEVEL),
         level=Level.GAHWA,
         cards=(60, 102),
         project_team=EW,

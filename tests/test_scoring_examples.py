@@ -15,6 +15,7 @@ from helpers import build_deck, count_tricks, end_doubling, play_tricks, score, 
 from spec_example import ACTIONS, DECK, HAND_JSON
 
 from baloot import Hand, ProjectKind, Rules, Seat, Team
+from baloot.core.rules import ProjectMultiplier
 from baloot.core.scoring import doubling_factor
 from baloot.core.vocabulary import ContractKind, Level
 from baloot.records.summary import hand_json
@@ -110,7 +111,7 @@ def test_S19_tripled_hokum_projects_doubled_only() -> None:
 
 
 def test_S19_project_multiplier_level_variant() -> None:
-    rules = Rules(project_multiplier="level")
+    rules = Rules(project_multiplier=ProjectMultiplier.LEVEL)
     s = score(rules, level=3, cards=(70, 92), project_team=EW, project_points=5, project_raw=50)
     assert s.score == (0, 63)
 

@@ -456,6 +456,7 @@ def test_tricks_of_played_hands_add_up_and_carry_every_word() -> None:
         assert view["tricks_won"] == view["result"]["tricks"]
         assert view["held"] == {s: 0 for s in SEATS}
         for trick in tricks:
+            assert all(type(word) is str for word in trick["words"]), "plain JSON strings"
             words.update(trick["words"])
     # "ekka baloot" cannot happen: an Ekka is never on a trump (R9.5), a Baloot always is.
     assert set(words) == WORDS - {"ekka baloot"}, words

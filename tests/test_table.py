@@ -31,6 +31,7 @@ from baloot import (
 )
 from baloot.bots import RandomBot, make_bot
 from baloot.core.claim import sure_of_every_trick
+from baloot.core.rules import FirstLead
 from baloot.table import EventKind, Player, Table, WaitKind
 
 
@@ -188,7 +189,7 @@ ALL_SPADES = {
 def sun_table(hands: dict[str, str], taker: str, exposed: str) -> Table:
     """S declares Sun and leads (first_lead = declarer): a table where S is the human."""
     deck = build_deck(hands, taker=taker, exposed=exposed)
-    rules = Rules(first_lead="declarer")
+    rules = Rules(first_lead=FirstLead.DECLARER)
     match = Match(rules, Seat.E)
     match.deal(deck)
     players = {seat: Player.bot("passer") for seat in Seat}

@@ -22,7 +22,17 @@ from baloot.core.hand import Hand
 from baloot.core.match import TARGET, Match
 from baloot.core.projects import Project, ProjectKind
 from baloot.core.reasons import Reason
-from baloot.core.rules import Rules
+from baloot.core.rules import (
+    AshkalMode,
+    BalootOnLoss,
+    DoubledExactTie,
+    FirstLead,
+    KabootProjects,
+    ProjectMultiplier,
+    Rules,
+    SunDoubleRule,
+    WinComparison,
+)
 from baloot.core.scoring import HandResult, HandScore
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import (
@@ -37,6 +47,7 @@ from baloot.core.vocabulary import (
     Rounding,
     ShownProject,
     Trick,
+    TrickWord,
 )
 from baloot.records.record import Record, dump, dumps, load, loads
 from baloot.records.replay import Replay, ReplayError, replay
@@ -45,17 +56,22 @@ from baloot.view.seat_view import SeatView
 __all__ = [
     "TARGET",
     "Action",
+    "AshkalMode",
     "BalootError",
+    "BalootOnLoss",
     "Card",
     "CardSet",
     "Claim",
     "Contract",
     "ContractKind",
     "DecidedBy",
+    "DoubledExactTie",
+    "FirstLead",
     "Hand",
     "HandResult",
     "HandScore",
     "IllegalActionError",
+    "KabootProjects",
     "Level",
     "Match",
     "NotationError",
@@ -63,6 +79,7 @@ __all__ = [
     "Phase",
     "Project",
     "ProjectKind",
+    "ProjectMultiplier",
     "Question",
     "QuestionKind",
     "Rank",
@@ -78,9 +95,12 @@ __all__ = [
     "SeatView",
     "ShownProject",
     "Suit",
+    "SunDoubleRule",
     "Team",
     "Trick",
+    "TrickWord",
     "Verb",
+    "WinComparison",
     "dump",
     "dumps",
     "load",

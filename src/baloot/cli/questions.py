@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from rich.text import Text
 
@@ -96,32 +97,39 @@ def call_context(view: SeatView, s: Strings) -> tuple[str, str]:
     exposed = view.exposed.pretty
     suit = s.suit_with_symbol(view.exposed.suit)
     offers_sun = any(a.verb is Verb.SUN for a in view.legal)
-    if kind is QuestionKind.BID:
-        hokum_stands = question is not None and question.about is not None
-        if view.phase is Phase.BIDDING_ROUND_2:
+    match kind:
+        case QuestionKind.BID:
+            hokum_stands = question is not None and question.about is not None
+            if view.phase is Phase.BIDDING_ROUND_2:
+                if hokum_stands:
+                    return s("ask_r2_hokum", seat=about), "call_pass"
+                return s("ask_r2", suit=suit), "call_pass"
             if hokum_stands:
-                return s("ask_r2_hokum", seat=about), "call_pass"
-            return s("ask_r2", suit=suit), "call_pass"
-        if hokum_stands:
-            key = "ask_r1_hokum" if offers_sun else "ask_r1_hokum_pass"
-            return s(key, seat=about, suit=suit), "call_pass"
-        return s("ask_r1", card=exposed, suit=suit), "call_pass"
-    if kind in (QuestionKind.TAKE_OVER_SUN, QuestionKind.TAKE_OVER_ASHKAL):
-        key = "ask_takeover_ashkal" if kind is QuestionKind.TAKE_OVER_ASHKAL else "ask_takeover"
-        return s(key, seat=about), "pass_let_stand"
-    if kind is QuestionKind.CONFIRM_HOKUM:
-        return s("ask_confirm", suit=suit), "pass_keep_hokum"
-    if kind is QuestionKind.SUN_OVER_HOKUM:
-        return s("ask_hokum_window", seat=about, suit=suit), "pass_let_stand"
-    if kind is QuestionKind.THIRD_ROUND:
-        return s("ask_r3", card=exposed), "call_pass"
-    if kind is QuestionKind.NAME_TRUMP:
-        return s("ask_naming", suit=suit), "call_pass"
-    if kind in (QuestionKind.TRIPLE, QuestionKind.FOUR, QuestionKind.GAHWA):
-        return s(f"ask_{kind.value}", seat=about), "pass_no_raise"
-    contract = view.contract
-    what = contract_text(contract, s).plain if contract else ""
-    return s("ask_double", contract=what), "pass_no_double"
+                key = "ask_r1_hokum" if offers_sun else "ask_r1_hokum_pass"
+                return s(key, seat=about, suit=suit), "call_pass"
+            return s("ask_r1", card=exposed, suit=suit), "call_pass"
+        case QuestionKind.TAKE_OVER_SUN:
+            return s("ask_takeover", seat=about), "pass_let_stand"
+        case QuestionKind.TAKE_OVER_ASHKAL:
+            return s("ask_takeover_ashkal", seat=about), "pass_let_stand"
+        case QuestionKind.CONFIRM_HOKUM:
+            return s("ask_confirm", suit=suit), "pass_keep_hokum"
+        case QuestionKind.SUN_OVER_HOKUM:
+            return s("ask_hokum_window", seat=about, suit=suit), "pass_let_stand"
+        case QuestionKind.THIRD_ROUND:
+            return s("ask_r3", card=exposed), "call_pass"
+        case QuestionKind.NAME_TRUMP:
+            return s("ask_naming", suit=suit), "call_pass"
+        case QuestionKind.DOUBLE:
+            contract = view.contract
+            what = contract_text(contract, s).plain if contract else ""
+            return s("ask_double", contract=what), "pass_no_double"
+        case QuestionKind.TRIPLE | QuestionKind.FOUR | QuestionKind.GAHWA:
+            return s(f"ask_{kind.value}", seat=about), "pass_no_raise"
+        case QuestionKind.PLAY:
+            raise ValueError("a card to play is not a call")
+        case unknown:
+            assert_never(unknown)
 
 
 def declaration_question(view: SeatView, s: Strings) -> Prompt:

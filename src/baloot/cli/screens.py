@@ -14,7 +14,7 @@ from rich.text import Text
 
 from baloot.core.actions import Action, Verb
 from baloot.core.match import TARGET, Match
-from baloot.core.vocabulary import ContractKind, Trick
+from baloot.core.vocabulary import ContractKind, Level, Trick
 from baloot.words.strings import Strings
 
 from .render import Seating, call_label, claims_text, play_text, trick_text
@@ -73,7 +73,7 @@ def running_sheet(match: Match, seating: Seating, s: Strings) -> RenderableType:
                 what.append(contract.trump.symbol)
             else:
                 what.append(s("call_sun"))
-            if contract.level.json == "gahwa":
+            if contract.level is Level.GAHWA:
                 what.append(" · " + s("call_gahwa"))
             elif contract.level > 1:
                 what.append(f" ×{int(contract.level)}")

@@ -7,7 +7,7 @@ public face. Fine points follow ``decisions.md`` #1–#13.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, assert_never
 
 from baloot.core import _lookup as T
 from baloot.core._state import (
@@ -25,6 +25,7 @@ from baloot.core._state import (
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Rank
 from baloot.core.errors import IllegalActionError
+from baloot.core.rules import AshkalMode, FirstLead, SunDoubleRule
 from baloot.core.seats import SEATS
 from baloot.core.vocabulary import Level, Question, QuestionKind
 
@@ -126,14 +127,15 @@ class Bidding(HandState):
             return "ashkal_on_ace"
         after_passes = self._hokum < 0
         over_hokum = self._hokum >= 0 and (self._hokum ^ s) & 1 == 1
-        mode = rules.ashkal_mode
-        if mode == "after_passes" and not after_passes:
-            return "ashkal_after_passes"
-        if mode == "over_opponent_hokum" and not over_hokum:
-            return "ashkal_over_hokum"
-        if mode == "both" and not (after_passes or over_hokum):
-            return "ashkal_passes_or_hokum"
-        return None
+        match rules.ashkal_mode:
+            case AshkalMode.AFTER_PASSES:
+                return None if after_passes else "ashkal_after_passes"
+            case AshkalMode.OVER_OPPONENT_HOKUM:
+                return None if over_hokum else "ashkal_over_hokum"
+            case AshkalMode.BOTH:
+                return None if after_passes or over_hokum else "ashkal_passes_or_hokum"
+            case unknown:
+                assert_never(unknown)
 
     def _kawesh_reason(self, s: int) -> str | None:
         """Why ``s`` may not call Kawesh now (R6, #3) as a reason code with the parameter
@@ -286,12 +288,15 @@ class Bidding(HandState):
         """R8.4 and #12: a Sun may be doubled only on certain match totals."""
         d = self._declarer & 1
         ours, theirs = self._score_before[d], self._score_before[1 - d]
-        rule = self._rules.sun_double_rule
-        if rule == "either_side_gt_lt":
-            return (ours > 100 and theirs < 100) or (theirs > 100 and ours < 100)
-        if rule == "declarer_gt100_doubler_lt100":
-            return ours > 100 and theirs < 100
-        return ours > 100 and theirs <= 100
+        match self._rules.sun_double_rule:
+            case SunDoubleRule.EITHER_SIDE_GT_LT:
+                return (ours > 100 and theirs < 100) or (theirs > 100 and ours < 100)
+            case SunDoubleRule.DECLARER_GT100_DOUBLER_LT100:
+                return ours > 100 and theirs < 100
+            case SunDoubleRule.DECLARER_GT100_DOUBLER_LE100:
+                return ours > 100 and theirs <= 100
+            case unknown:
+                assert_never(unknown)
 
     def _apply_doubling(self, action: Action) -> None:
         """One answer on the doubling ladder (R8, #10–#13)."""
@@ -333,5 +338,5 @@ class Bidding(HandState):
     def _start_play(self) -> None:
         self._phase = PLAYING
         self._queue = ()
-        lead = self._declarer if self._rules.first_lead == "declarer" else self._p1
+        lead = self._declarer if self._rules.first_lead is FirstLead.DECLARER else self._p1
         self._leader = self._to_act = lead

@@ -1,11 +1,14 @@
 """The variant flags of R14 as one frozen value, with the ``classic`` and ``federation`` presets.
 
+A flag that is not a boolean holds a member of its :class:`~enum.StrEnum` (:data:`FLAG_ENUMS`),
+which equals its string, so records and JSON write the plain value.
+
 >>> Rules.classic().must_undertrump
 False
 >>> Rules.federation().hundred_sequence_beats_four_kind
 True
 >>> Rules.from_mapping({"preset": "classic", "baloot_on_loss": "keep"}).baloot_on_loss
-'keep'
+<BalootOnLoss.KEEP: 'keep'>
 >>> Rules.classic().replace(kawesh_enabled="yes")
 Traceback (most recent call last):
 ...
@@ -18,24 +21,88 @@ import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from baloot.core.errors import RulesError
 
+
+class FirstLead(StrEnum):
+    """Who leads the first trick (``first_lead``)."""
+
+    DEALER_RIGHT = "dealer_right"
+    DECLARER = "declarer"
+
+
+class AshkalMode(StrEnum):
+    """When Ashkal may be called (``ashkal_mode``)."""
+
+    AFTER_PASSES = "after_passes"
+    OVER_OPPONENT_HOKUM = "over_opponent_hokum"
+    BOTH = "both"
+
+
+class SunDoubleRule(StrEnum):
+    """On which match totals a Sun may be doubled (``sun_double_rule``, R8.4)."""
+
+    EITHER_SIDE_GT_LT = "either_side_gt_lt"
+    DECLARER_GT100_DOUBLER_LT100 = "declarer_gt100_doubler_lt100"
+    DECLARER_GT100_DOUBLER_LE100 = "declarer_gt100_doubler_le100"
+
+
+class BalootOnLoss(StrEnum):
+    """What becomes of the loser's Baloot in a lost or doubled hand (``baloot_on_loss``)."""
+
+    TRANSFER = "transfer"
+    KEEP = "keep"
+    VOID = "void"
+
+
+class ProjectMultiplier(StrEnum):
+    """How doubling multiplies scored projects (``project_multiplier``)."""
+
+    X2 = "x2"
+    LEVEL = "level"
+    X2_AT_DOUBLE_X1_ABOVE = "x2_at_double_x1_above"
+
+
+class DoubledExactTie(StrEnum):
+    """Who wins an exact tie of a doubled hand (``doubled_exact_tie``)."""
+
+    DIGIT_RULE = "digit_rule"
+    LAST_CALLER_LOSES = "last_caller_loses"
+
+
+class KabootProjects(StrEnum):
+    """Which projects count in an Al-kaboot (``kaboot_projects``)."""
+
+    OWN_SCORED = "own_scored"
+    ALL = "all"
+    NONE = "none"
+
+
+class WinComparison(StrEnum):
+    """What decides who won a hand (``win_comparison``)."""
+
+    GAME_POINTS = "game_points"
+    RAW_POINTS = "raw_points"
+
+
+#: The value type of every flag that is not a boolean (R14).
+FLAG_ENUMS: Final[dict[str, type[StrEnum]]] = {
+    "first_lead": FirstLead,
+    "ashkal_mode": AshkalMode,
+    "sun_double_rule": SunDoubleRule,
+    "baloot_on_loss": BalootOnLoss,
+    "project_multiplier": ProjectMultiplier,
+    "doubled_exact_tie": DoubledExactTie,
+    "kaboot_projects": KabootProjects,
+    "win_comparison": WinComparison,
+}
+
 #: The allowed values of every flag that is not a boolean (R14).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "first_lead": ("dealer_right", "declarer"),
-    "ashkal_mode": ("after_passes", "over_opponent_hokum", "both"),
-    "sun_double_rule": (
-        "either_side_gt_lt",
-        "declarer_gt100_doubler_lt100",
-        "declarer_gt100_doubler_le100",
-    ),
-    "baloot_on_loss": ("transfer", "keep", "void"),
-    "project_multiplier": ("x2", "level", "x2_at_double_x1_above"),
-    "doubled_exact_tie": ("digit_rule", "last_caller_loses"),
-    "kaboot_projects": ("own_scored", "all", "none"),
-    "win_comparison": ("game_points", "raw_points"),
+    name: tuple(choice) for name, choice in FLAG_ENUMS.items()
 }
 
 
@@ -43,9 +110,9 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 class Rules:
     """One field per variant flag of R14; the defaults are the ``classic`` preset."""
 
-    first_lead: str = "dealer_right"
+    first_lead: FirstLead = FirstLead.DEALER_RIGHT
     hokum_bidder_may_upgrade_to_sun: bool = True
-    ashkal_mode: str = "after_passes"
+    ashkal_mode: AshkalMode = AshkalMode.AFTER_PASSES
     ashkal_on_ace: bool = False
     ashkal_round2: bool = False
     ace_hokum_sun_only_p1: bool = False
@@ -53,19 +120,19 @@ class Rules:
     kawesh_enabled: bool = True
     kawesh_same_dealer: bool = False
     lock_persists_through_escalation: bool = False
-    sun_double_rule: str = "either_side_gt_lt"
+    sun_double_rule: SunDoubleRule = SunDoubleRule.EITHER_SIDE_GT_LT
     must_undertrump: bool = False
     partner_led_must_trump: bool = True
     hundred_sequence_beats_four_kind: bool = False
     trump_sequence_priority: bool = False
     long_sequence_split: bool = False
     baloot_blocked_by_partial_overlap: bool = False
-    baloot_on_loss: str = "transfer"
-    project_multiplier: str = "x2"
-    doubled_exact_tie: str = "digit_rule"
+    baloot_on_loss: BalootOnLoss = BalootOnLoss.TRANSFER
+    project_multiplier: ProjectMultiplier = ProjectMultiplier.X2
+    doubled_exact_tie: DoubledExactTie = DoubledExactTie.DIGIT_RULE
     kaboot_multiplied: bool = True
-    kaboot_projects: str = "own_scored"
-    win_comparison: str = "game_points"
+    kaboot_projects: KabootProjects = KabootProjects.OWN_SCORED
+    win_comparison: WinComparison = WinComparison.GAME_POINTS
     hokum_pair_rounding: bool = False
 
     def __post_init__(self) -> None:
@@ -75,7 +142,10 @@ class Rules:
             if choices is None:
                 if not isinstance(value, bool):
                     raise RulesError(f"rule flag {field.name} takes true or false, not {value!r}")
-            elif value not in choices:
+            elif value in choices:
+                # A flag read from text holds the plain string; keep its enum member instead.
+                object.__setattr__(self, field.name, FLAG_ENUMS[field.name](value))
+            else:
                 raise RulesError(
                     f"rule flag {field.name} takes one of {', '.join(choices)}, not {value!r}"
                 )
@@ -120,7 +190,7 @@ class Rules:
         """The flags that differ from ``base`` (classic by default).
 
         >>> Rules.federation().changes()["baloot_on_loss"]
-        'keep'
+        <BalootOnLoss.KEEP: 'keep'>
         """
         base = CLASSIC if base is None else base
         return {
@@ -174,10 +244,10 @@ FLAG_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
 CLASSIC: Final = Rules()
 FEDERATION: Final = Rules(
     hundred_sequence_beats_four_kind=True,
-    baloot_on_loss="keep",
-    doubled_exact_tie="last_caller_loses",
-    sun_double_rule="declarer_gt100_doubler_le100",
+    baloot_on_loss=BalootOnLoss.KEEP,
+    doubled_exact_tie=DoubledExactTie.LAST_CALLER_LOSES,
+    sun_double_rule=SunDoubleRule.DECLARER_GT100_DOUBLER_LE100,
     ace_hokum_sun_only_p1=True,
-    ashkal_mode="over_opponent_hokum",
+    ashkal_mode=AshkalMode.OVER_OPPONENT_HOKUM,
 )
 PRESETS: Final = {"classic": CLASSIC, "federation": FEDERATION}

@@ -14,10 +14,17 @@ scored projects, Baloot) and applies R12 under the rules' flags. Worked example 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, assert_never
 
 from baloot.core.projects import Project, ProjectKind
-from baloot.core.rules import Rules
+from baloot.core.rules import (
+    BalootOnLoss,
+    DoubledExactTie,
+    KabootProjects,
+    ProjectMultiplier,
+    Rules,
+    WinComparison,
+)
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, DecidedBy, Level, Outcome, Rounding, ShownProject
 
@@ -176,11 +183,15 @@ def project_multiplier(rules: Rules, level: int) -> int:
     """
     if level == 1:
         return 1
-    if rules.project_multiplier == "level":
-        return level
-    if rules.project_multiplier == "x2_at_double_x1_above":
-        return 2 if level == 2 else 1
-    return 2
+    match rules.project_multiplier:
+        case ProjectMultiplier.LEVEL:
+            return level
+        case ProjectMultiplier.X2_AT_DOUBLE_X1_ABOVE:
+            return 2 if level == 2 else 1
+        case ProjectMultiplier.X2:
+            return 2
+        case unknown:
+            assert_never(unknown)
 
 
 def score_hand(
@@ -222,9 +233,11 @@ def score_hand(
     gp = tuple(cgp[t] + (project_points if project_team == t else 0) + baloot[t] for t in Team)
     game_points = (gp[0], gp[1])
     # R12.6 (``doubled_exact_tie``): an exact tie of a doubled hand may go against the last caller.
-    last_caller_loses = level > Level.SINGLE and rules.doubled_exact_tie == "last_caller_loses"
+    last_caller_loses = (
+        level > Level.SINGLE and rules.doubled_exact_tie is DoubledExactTie.LAST_CALLER_LOSES
+    )
     tie_digit = None
-    if rules.win_comparison == "raw_points":
+    if rules.win_comparison is WinComparison.RAW_POINTS:
         raw = [
             card_points[t] + (project_raw if project_team == t else 0) + 10 * baloot[t]
             for t in Team
@@ -293,10 +306,16 @@ def _baloot_written(
     the loser's too (not in an Al-kaboot), under "keep" the loser keeps its own."""
     kept = [0, 0]
     kept[winner] = baloot[winner]
-    if rules.baloot_on_loss == "transfer" and not kaboot:
-        kept[winner] += baloot[winner.other]
-    elif rules.baloot_on_loss == "keep":
-        kept[winner.other] = baloot[winner.other]
+    match rules.baloot_on_loss:
+        case BalootOnLoss.TRANSFER:
+            if not kaboot:
+                kept[winner] += baloot[winner.other]
+        case BalootOnLoss.KEEP:
+            kept[winner.other] = baloot[winner.other]
+        case BalootOnLoss.VOID:
+            pass
+        case unknown:
+            assert_never(unknown)
     return (kept[0], kept[1])
 
 
@@ -325,8 +344,8 @@ def _score_kaboot(
         base = SUN_KABOOT if sun else HOKUM_KABOOT
         if rules.kaboot_multiplied:
             base *= doubling_factor(sun, level)
-        if rules.kaboot_projects == "all" or (
-            rules.kaboot_projects == "own_scored" and project_team == kabooter
+        if rules.kaboot_projects is KabootProjects.ALL or (
+            rules.kaboot_projects is KabootProjects.OWN_SCORED and project_team == kabooter
         ):
             base += project_points * factor
         kept = _baloot_written(rules, kabooter, baloot, kaboot=True)

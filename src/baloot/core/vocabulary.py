@@ -12,7 +12,7 @@ string that ``seat-view.md`` and ``record-format.md`` write, so a value serializ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum, IntEnum, StrEnum
 
 from baloot.core.actions import Action
 from baloot.core.cards import Card, Suit
@@ -147,6 +147,32 @@ class Question:
     about: Seat | None = None
 
 
+class TrickWord(StrEnum):
+    """What was said with a card of a trick: nothing, Ekka (R9.5), Baloot (R10.7) or both.
+
+    >>> TrickWord.of(Action.parse("S play Ah ekka")), TrickWord.of(Action.parse("S play Ah")) == ""
+    (<TrickWord.EKKA: 'ekka'>, True)
+    """
+
+    NONE = ""
+    EKKA = "ekka"
+    BALOOT = "baloot"
+    EKKA_BALOOT = "ekka baloot"
+
+    @classmethod
+    def of(cls, play: Action) -> TrickWord:
+        """The word said with ``play``."""
+        return _TRICK_WORDS[play.ekka, play.baloot]
+
+
+_TRICK_WORDS = {
+    (False, False): TrickWord.NONE,
+    (True, False): TrickWord.EKKA,
+    (False, True): TrickWord.BALOOT,
+    (True, True): TrickWord.EKKA_BALOOT,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Trick:
     """One trick begun: who led, the plays in order (with their Ekka and Baloot words), and
@@ -163,12 +189,9 @@ class Trick:
         return tuple(play.card for play in self.plays if play.card is not None)
 
     @property
-    def words(self) -> tuple[str, ...]:
+    def words(self) -> tuple[TrickWord, ...]:
         """Each card's word: ``""``, ``"ekka"``, ``"baloot"`` or ``"ekka baloot"``."""
-        return tuple(
-            " ".join(w for w, on in (("ekka", p.ekka), ("baloot", p.baloot)) if on)
-            for p in self.plays
-        )
+        return tuple(TrickWord.of(play) for play in self.plays)
 
     @property
     def is_complete(self) -> bool:

@@ -29,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from baloot.analysis import DEFAULT_BOT, SolverAndBot, analyze_record
@@ -51,6 +52,14 @@ IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
 ANNULLED: Final = (
     "the hand was annulled before its cards were shown: its analysis comes once the match is over"
 )
+
+
+class AnalysisStatus(StrEnum):
+    """How far the analysis of a hand is: waiting its turn, being computed, or kept."""
+
+    QUEUED = "queued"
+    COMPUTING = "computing"
+    DONE = "done"
 
 
 class Answer(NamedTuple):
@@ -153,7 +162,7 @@ class Analyses:
         about = {"table": table_id, "hand": number, "finished": finished}
         kept = await self.store_call(self.store.analysis, table_id, number, digest)
         if kept is not None:
-            return Answer(200, {"status": "done", **about, "analysis": kept})
+            return Answer(200, {"status": AnalysisStatus.DONE, **about, "analysis": kept})
         key = (table_id, number, digest)
         if key in self.failed:
             return Answer(500, {"error": "the analysis of this hand failed", **about})
@@ -163,7 +172,7 @@ class Analyses:
                 return Answer(503, {"error": "the server is busy with analyses; try later"})
             job = self.jobs[key] = Job()
             job.task = asyncio.create_task(self._run(key, source.record, job))
-        status = "computing" if job.started else "queued"
+        status = AnalysisStatus.COMPUTING if job.started else AnalysisStatus.QUEUED
         return Answer(202, {"status": status, **about, "done": job.done, "total": job.total})
 
     async def _run(self, key: tuple[str, int, str], record: Record, job: Job) -> None:

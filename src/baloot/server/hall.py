@@ -49,7 +49,7 @@ from baloot.server.journal import KeptTable, TableConfig
 from baloot.server.messages import Message, Refused, parse, reject, thinks
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
-from baloot.server.storage import StorageError, Store
+from baloot.server.storage import StorageError, Store, TableStatus
 from baloot.table.table import WaitKind
 from baloot.view.sheet import explain
 from baloot.view.sheet import to_json as sheet_json
@@ -247,7 +247,7 @@ class Hall:
                 return None
             return {
                 "table": table_id,
-                "status": "unrestorable",
+                "status": TableStatus.UNRESTORABLE,
                 "error": "the table could not be restored from storage, where it is kept as it "
                 "was; the server's log says why",
             }
@@ -259,7 +259,7 @@ class Hall:
             "public": config.public,
             "players": dict(config.players),
             "humans": list(config.humans),
-            "status": "over" if live.finished else "playing",
+            "status": TableStatus.OVER if live.finished else TableStatus.PLAYING,
         }
 
     async def stored_table(self, table_id: str) -> dict[str, Any] | None:
@@ -289,7 +289,7 @@ class Hall:
             )
         return out
 
-    async def match_record(self, table_id: str) -> tuple[str, str | None] | None:
+    async def match_record(self, table_id: str) -> tuple[TableStatus, str | None] | None:
         """A match's status and record (None while it is in play), or None if unknown."""
         return await self._store(self.store.match_record, table_id)
 

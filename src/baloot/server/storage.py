@@ -47,12 +47,12 @@ Traceback (most recent call last):
 ...
 baloot.server.storage.StorageError: table t1 goes on at step 1, not 0: another copy ...
 >>> store.match_record("t1")
-('playing', None)
+(<TableStatus.PLAYING: 'playing'>, None)
 >>> store.finish("t1", "format = 'baloot/1'\\n", {"winner": "NS"}, when=1700000900.0)
 >>> [(entry["id"], entry["status"], entry["summary"]) for entry in store.history()]
-[('t1', 'over', {'winner': 'NS'})]
+[('t1', <TableStatus.OVER: 'over'>, {'winner': 'NS'})]
 >>> store.match_record("t1")
-('over', "format = 'baloot/1'\\n")
+(<TableStatus.OVER: 'over'>, "format = 'baloot/1'\\n")
 >>> store.keep_analysis("t1", 1, "d1", {"format": "baloot-analysis/1"}, when=1700000950.0)
 >>> store.analysis("t1", 1, "d1"), store.analysis("t1", 1, "d2")
 ({'format': 'baloot-analysis/1'}, None)
@@ -66,7 +66,8 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, Final, Literal, Self
+from enum import StrEnum
+from typing import Any, Final, Self
 
 import psycopg
 from psycopg import sql
@@ -74,8 +75,16 @@ from psycopg import sql
 from baloot.core.errors import BalootError
 from baloot.server.journal import KeptTable, Step, TableConfig
 
-#: A table's status: in play, over (its record is kept), or closed unfinished.
-Status = Literal["playing", "over", "closed"]
+
+class TableStatus(StrEnum):
+    """A table's status: in play, over (its record is kept), or closed unfinished; or, known
+    only to the hall and never stored, kept in storage but not restorable."""
+
+    PLAYING = "playing"
+    OVER = "over"
+    CLOSED = "closed"
+    UNRESTORABLE = "unrestorable"
+
 
 #: The SQL of each schema version, in order: ``MIGRATIONS[0]`` makes version 1. A later
 #: version appends its list of steps; written once for both backends (``?`` placeholders,
@@ -355,7 +364,7 @@ class Store:
     def finish(self, table_id: str, record: str, summary: dict[str, Any], when: float) -> None:
         """Mark the table's match over at ``when``, keeping its ``baloot/1`` record (TOML) and
         its summary (players, totals, winner) for the history."""
-        self._end(table_id, "over", summary, record, when)
+        self._end(table_id, TableStatus.OVER, summary, record, when)
 
     def close_table(
         self,
@@ -366,12 +375,12 @@ class Store:
     ) -> None:
         """Close the table unfinished at ``when`` (it stays in the history), with what is
         known of it."""
-        self._end(table_id, "closed", summary, record, when)
+        self._end(table_id, TableStatus.CLOSED, summary, record, when)
 
     def _end(
         self,
         table_id: str,
-        status: Status,
+        status: TableStatus,
         summary: dict[str, Any] | None,
         record: str | None,
         when: float,
@@ -382,7 +391,7 @@ class Store:
             self._known(run, table_id)
             run(
                 "UPDATE tables SET status = ?, summary = ?, record = ?, finished = ? WHERE id = ?",
-                (status, text, record, when, table_id),
+                (status.value, text, record, when, table_id),
             )
 
     def history(
@@ -401,7 +410,7 @@ class Store:
         return [
             {
                 "id": id_,
-                "status": status,
+                "status": TableStatus(status),
                 "players": _read_json(config, "players") or {},
                 "public": bool(public),
                 "created": created,
@@ -411,7 +420,7 @@ class Store:
             for id_, status, config, public, created, finished, summary in rows
         ]
 
-    def match_record(self, table_id: str) -> tuple[Status, str | None] | None:
+    def match_record(self, table_id: str) -> tuple[TableStatus, str | None] | None:
         """The table's status and its record (None unless one was kept), or None for an unknown
         id: what ``GET /api/matches/ID/record`` answers 200, 409 or 404 from."""
         with self._transaction() as run:
@@ -419,7 +428,7 @@ class Store:
         if not rows:
             return None
         status, record = rows[0]
-        return status, record
+        return TableStatus(status), record
 
     # -- analyses of finished hands -----------------------------------------------------
 

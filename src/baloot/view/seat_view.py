@@ -211,7 +211,7 @@ class SeatView:
                 {
                     "leader": trick.leader.name,
                     "cards": [c.text for c in trick.cards],
-                    "words": list(trick.words),
+                    "words": [word.value for word in trick.words],
                     "winner": None if trick.winner is None else trick.winner.name,
                     "points": trick.points,
                 }

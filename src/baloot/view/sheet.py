@@ -109,7 +109,7 @@ from typing import Final
 
 from baloot.core.cards import CARDS
 from baloot.core.projects import ProjectKind
-from baloot.core.rules import CHOICES, Rules
+from baloot.core.rules import KabootProjects, Rules
 from baloot.core.scoring import HandResult, HandScore
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Outcome, Rounding
@@ -271,7 +271,7 @@ PARAMS: Final[dict[SheetKey, dict[str, _Check]]] = {
         "other": _TEAM,
         "other_rounded": _COUNT,
     },
-    SheetKey.KABOOT: {"team": _TEAM, "projects": _choice(CHOICES["kaboot_projects"])},
+    SheetKey.KABOOT: {"team": _TEAM, "projects": _choice([p.value for p in KabootProjects])},
     SheetKey.PROJECTS: {
         "team": _TEAM,
         "seats": _list(_SEAT),
@@ -343,7 +343,8 @@ def explain(result: HandResult, rules: Rules) -> tuple[SheetLine, ...]:
     else:
         lines.append(
             SheetLine(
-                SheetKey.KABOOT, {"team": score.kaboot.name, "projects": rules.kaboot_projects}
+                SheetKey.KABOOT,
+                {"team": score.kaboot.name, "projects": rules.kaboot_projects.value},
             )
         )
     lines.extend(_projects(result, contract.kind is ContractKind.SUN))

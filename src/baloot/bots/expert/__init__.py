@@ -8,6 +8,6 @@ totals), ``bidding`` (calls by simulation), ``play`` (cards by sampled solving),
 """
 
 from baloot.bots.expert.bot import ExpertBot, best_play
-from baloot.bots.expert.budget import PRESETS, SearchBudget
+from baloot.bots.expert.budget import PRESETS, PlayMode, SearchBudget
 
-__all__ = ["PRESETS", "ExpertBot", "SearchBudget", "best_play"]
+__all__ = ["PRESETS", "ExpertBot", "PlayMode", "SearchBudget", "best_play"]

@@ -8,7 +8,7 @@ second, ``fast`` about a tenth of a second.
 >>> SearchBudget.of({}).samples, SearchBudget.of({}).first
 (1200, 144)
 >>> SearchBudget.of({"fast": ""}).samples, SearchBudget.of({"samples": "12", "mode": "points"}).mode
-(150, 'points')
+(150, <PlayMode.POINTS: 'points'>)
 >>> SearchBudget.of({"samples": "none"})
 Traceback (most recent call last):
 ...
@@ -21,13 +21,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from baloot.bots.expert.support import BotOptions, UnknownBotError
 
-#: The play modes: card points all the hand, the written score all the hand, or card
-#: points in the early tricks and the written score from trick ``score_from`` on.
-MODES: Final = ("points", "score", "auto")
+
+class PlayMode(StrEnum):
+    """What the solver maximises in the play: card points all the hand, the written score all
+    the hand, or card points in the early tricks and the written score from trick
+    ``score_from`` on (``auto``)."""
+
+    POINTS = "points"
+    SCORE = "score"
+    AUTO = "auto"
+
+
+#: The play modes' names, as the ``mode`` option takes them.
+MODES: Final = tuple(PlayMode)
 #: The options that set a field of the budget.
 FIELDS: Final = ("samples", "first", "deals", "pool", "mode", "score_from", "confidence", "bolder")
 _MOST: Final = 100_000
@@ -38,7 +49,7 @@ class SearchBudget:
     """``samples`` worlds solved for a card (fewer in the first tricks, where a world costs
     more to solve: see :meth:`worlds`); ``deals`` deals played out for a bid or a
     double; ``pool`` worlds drawn for each one kept (the calls and plays of the others pick
-    the likely ones); ``mode`` what the solver maximises (:data:`MODES`); ``score_from``
+    the likely ones); ``mode`` what the solver maximises (:class:`PlayMode`); ``score_from``
     the first trick (0-based) played for the written score in ``auto`` mode; ``confidence``
     how many standard errors a call must gain over the usual call to be preferred;
     ``bolder`` how much lower than the heuristic bot's the usual call's bidding thresholds
@@ -48,7 +59,7 @@ class SearchBudget:
     first: int = 144
     deals: int = 192
     pool: int = 3
-    mode: str = "auto"
+    mode: PlayMode = PlayMode.AUTO
     score_from: int = 4
     confidence: float = 1.5
     bolder: float = 0.0
@@ -83,7 +94,7 @@ class SearchBudget:
             first=given.integer("first", budget.first, 1, _MOST),
             deals=given.integer("deals", budget.deals, 1, _MOST),
             pool=given.integer("pool", budget.pool, 1, 100),
-            mode=mode,
+            mode=PlayMode(mode),
             score_from=given.integer("score_from", budget.score_from, 0, 8),
             confidence=given.number("confidence", budget.confidence, 0.0, 100.0),
             bolder=given.number("bolder", budget.bolder, -5.0, 5.0),

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, assert_never
 
-from baloot.bots.expert.budget import SearchBudget
+from baloot.bots.expert.budget import PlayMode, SearchBudget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.support import Mode, WorldSampler, current_clock, values
 from baloot.core.actions import Action, Verb
@@ -56,10 +56,15 @@ def play_values(
     sampler = WorldSampler(view)
     drawn = sampler.worlds(rng, count * budget.pool)
     worlds = weighted_worlds(drawn, view_worlds_weigh(view, rng), rng, count)
-    score = budget.mode == "score" or (
-        budget.mode == "auto" and view.trick_number >= budget.score_from
-    )
-    points = budget.mode != "score"
+    match budget.mode:
+        case PlayMode.POINTS:
+            score, points = False, True
+        case PlayMode.SCORE:
+            score, points = True, False
+        case PlayMode.AUTO:
+            score, points = view.trick_number >= budget.score_from, True
+        case unknown:
+            assert_never(unknown)
     rate = SUN_RATE if contract.trump is None else HOKUM_RATE
     if contract.level is not Level.GAHWA:
         rate *= max(1, int(contract.level))
