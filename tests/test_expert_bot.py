@@ -19,6 +19,7 @@ from baloot import Hand, Phase, Rules, Seat, Suit, Verb
 from baloot.bots import play_hand
 from baloot.bots.arena import ArenaConfig, run_arena
 from baloot.bots.base import make_bot, registered
+from baloot.bots.best_hints import BestHints
 from baloot.bots.expert import ExpertBot, PlayMode, SearchBudget
 from baloot.bots.expert.bidding import CallValue, best_call
 from baloot.bots.expert.calls import (
@@ -35,7 +36,7 @@ from baloot.bots.expert.support import WorldSampler
 from baloot.bots.names import UnknownBotError
 from baloot.core.actions import Action
 from baloot.view.seat_view import SeatView
-from baloot.words.hints import BestHints, hint_lines
+from baloot.words.hints import hint_lines
 
 TINY = {"samples": "2", "deals": "3", "pool": "2"}
 

@@ -10,11 +10,11 @@ from baloot import Hand, Seat
 from baloot.analysis import DEFAULT_BOT
 from baloot.bots import play_hand
 from baloot.bots.base import available_bots, make_bot
+from baloot.bots.best_hints import BestHints
 from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import DEFAULT_OPPONENT, LEVELS, ROLES, make_level
 from baloot.bots.names import UnknownBotError
-from baloot.words.hints import BestHints
 
 
 def test_the_three_levels_are_registered_and_named_after_themselves() -> None:

@@ -20,6 +20,7 @@ from helpers import build_deck
 from test_seat_view_secrecy import cards_in_text, may_know
 
 from baloot import Action, Match, Rules, Seat, SeatView, Verb
+from baloot.bots.best_hints import BestHints
 from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import ROLES
@@ -30,7 +31,6 @@ from baloot.server import Connection, Room, RoomError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
-from baloot.words.hints import BestHints
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}
 

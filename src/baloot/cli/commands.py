@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from baloot.bots.best_hints import BestHints
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.table import Event, Table
-from baloot.words.hints import BestHints, hint_lines
+from baloot.words.hints import hint_lines
 from baloot.words.strings import Strings
 
 from .render import Seating

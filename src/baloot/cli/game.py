@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.text import Text
 
 from baloot.bots import Bot, make_bot
+from baloot.bots.best_hints import BestHints
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.actions import Verb
 from baloot.core.cards import Card
@@ -40,7 +41,6 @@ from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Phase, Trick
 from baloot.table import Event, EventKind, Player, Table, WaitKind
 from baloot.view.seat_view import SeatView
-from baloot.words.hints import BestHints
 from baloot.words.strings import Strings, strings
 
 from .commands import Commands, Redo

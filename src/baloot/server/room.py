@@ -58,6 +58,7 @@ from itertools import count, islice
 from typing import Any, Final, Protocol, TypeVar, assert_never
 
 from baloot.bots.base import make_bot
+from baloot.bots.best_hints import BestHints
 from baloot.bots.guarded import GuardedBot
 from baloot.bots.heuristic import Hint
 from baloot.bots.levels import ROLES
@@ -92,7 +93,6 @@ from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView
 from baloot.view.sheet import explain
 from baloot.view.sheet import to_json as sheet_json
-from baloot.words.hints import BestHints
 
 #: The protocol's name.
 PROTOCOL: Final = "baloot-table/1"
@@ -135,7 +135,7 @@ Outgoing = tuple[Connection, Message]
 
 
 class HintBot(Protocol):
-    """A bot that explains its choice (:class:`~baloot.words.hints.BestHints`)."""
+    """A bot that explains its choice (:class:`~baloot.bots.best_hints.BestHints`)."""
 
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
         """The action it picks among ``legal`` in ``view``, and why."""
@@ -147,7 +147,7 @@ class Room:
 
     ``tokens`` holds the secret token of each human seat (made here, given once to whoever
     creates the table); ``v`` is the last number of the table's history. ``hint_bot``
-    answers ``hint`` (the terminal's :class:`~baloot.words.hints.BestHints` unless given);
+    answers ``hint`` (the terminal's :class:`~baloot.bots.best_hints.BestHints` unless given);
     ``history`` bounds the numbered steps kept for ``resync``; ``record_url`` is the record's
     address, shown in ``MATCH`` once the match is over.
     """
