@@ -11,7 +11,7 @@ from baloot import Card, CardSet, Hand, Rules, Seat, Suit, Team
 from baloot.cli import main
 from baloot.core.cards import CARDS, strength, trick_winner
 from baloot.core.errors import IllegalActionError
-from baloot.core.reasons import REASONS, reason_fields, reason_text
+from baloot.core.reasons import REASONS, ReasonCode, reason_fields, reason_text
 from baloot.core.vocabulary import Question, QuestionKind
 from baloot.records.record import loads
 from baloot.records.replay import ReplayError, replay
@@ -167,7 +167,7 @@ def test_illegal_actions_carry_a_code_and_params_and_the_same_english_reason() -
             reason,
             action,
         )
-        assert error.reason == reason_text(code, **params)
+        assert error.reason == reason_text(ReasonCode(code), **params)
     apply_all(hand, "N declare sira", "N play 8d")
     error = _illegal(hand, "W play 8s")
     assert (error.code, error.params) == ("must_follow", {"seat": "W", "suit": "diamonds"})

@@ -22,6 +22,7 @@ from baloot.cli.questions import parse_card_answer
 from baloot.core.actions import Verb
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
@@ -371,7 +372,7 @@ def test_both_languages_have_every_string() -> None:
     assert EN.keys() == AR.keys()
     assert all(fields(AR[k]) == fields(EN[k]) for k in EN)
     ar = strings("ar")
-    held = IllegalActionError.of("not_held", "S play Kh", seat="S", card="Kh")
+    held = IllegalActionError.of(ReasonCode.NOT_HELD, "S play Kh", seat="S", card="Kh")
     assert ar.reason(held) == "جنوب: لا يملك Kh"
     assert strings("en").reason(held) == "S does not hold Kh"
     assert ar.reason(IllegalActionError("something new")) == "something new"

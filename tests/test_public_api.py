@@ -71,7 +71,7 @@ def test_everything_needed_imports_from_baloot() -> None:
         "BalootError", "NotationError", "IllegalActionError", "RecordError", "RulesError",
         "ReplayError", "Action", "Claim", "Verb", "Card", "CardSet", "Suit", "Rank", "Seat",
         "Team", "Rules", "Project", "ProjectKind", "Contract", "Question", "Trick",
-        "ShownProject", "HandResult", "HandScore", "Reason", "Replay", "TARGET",
+        "ShownProject", "HandResult", "HandScore", "Reason", "ReasonCode", "Replay", "TARGET",
         "FirstLead", "AshkalMode", "SunDoubleRule", "BalootOnLoss", "ProjectMultiplier",
         "DoubledExactTie", "KabootProjects", "WinComparison", "TrickWord",
     ):  # fmt: skip
@@ -346,6 +346,7 @@ def test_a_replay_error_gives_the_reason_alone_and_its_code_words_it(
     assert error.reason == reason
     assert error.to_json()["error"] == {"hand": 1, "action": 13, "text": text, "reason": reason}
     assert str(error) == f'hand 1: action 13 "{text}": {reason}'
+    assert error.code is not None
     assert Reason(error.code, error.params).text == reason
     from baloot.words.strings import strings
 

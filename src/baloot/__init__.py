@@ -21,7 +21,7 @@ from baloot.core.errors import (
 from baloot.core.hand import Hand
 from baloot.core.match import TARGET, Match
 from baloot.core.projects import Project, ProjectKind
-from baloot.core.reasons import Reason
+from baloot.core.reasons import Reason, ReasonCode
 from baloot.core.rules import (
     AshkalMode,
     BalootOnLoss,
@@ -84,6 +84,7 @@ __all__ = [
     "QuestionKind",
     "Rank",
     "Reason",
+    "ReasonCode",
     "Record",
     "RecordError",
     "Replay",

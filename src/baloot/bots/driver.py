@@ -21,6 +21,7 @@ from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
+from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
 from baloot.table.players import Bot, bot_action, tell_hand_over
 
@@ -67,7 +68,7 @@ def choose(
     it took."""
     seat = hand.to_act
     if seat is None:
-        raise IllegalActionError.of("hand_over")
+        raise IllegalActionError.of(ReasonCode.HAND_OVER)
     bot = bots[seat]
     program = _program_cpu(bot)
     with deciding((budget or _NO_BUDGET).start()) as clock:

@@ -27,6 +27,7 @@ from enum import Enum
 from typing import Any
 
 from baloot.core.actions import Action
+from baloot.core.reasons import ReasonCode
 from baloot.table.players import Bot, BotError, close_bot
 from baloot.view.seat_view import SeatView
 
@@ -66,7 +67,8 @@ class BotFailure(BotError):
         at = f" at {seat}" if seat else ""
         super().__init__(
             f"bot {bot}{at} failed ({kind.value}): {detail}",
-            code=f"bot_{kind.value}",
+            # an illegal choice breaks a rule every language words; the other ways name none
+            code=ReasonCode.BOT_ILLEGAL if kind is FailureKind.ILLEGAL else None,
             params={"bot": bot, "seat": seat or ""},
         )
         self.bot, self.seat, self.kind, self.detail = bot, seat, kind, detail

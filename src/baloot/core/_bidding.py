@@ -25,6 +25,7 @@ from baloot.core._state import (
 from baloot.core.actions import Action, Verb
 from baloot.core.cards import Rank
 from baloot.core.errors import IllegalActionError
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import AshkalMode, FirstLead, SunDoubleRule
 from baloot.core.seats import SEATS
 from baloot.core.vocabulary import Level, Question, QuestionKind
@@ -115,37 +116,37 @@ class Bidding(HandState):
             calls.append(T.SUN[s])
         return tuple(calls)
 
-    def _ashkal_reason(self, s: int) -> str | None:
+    def _ashkal_reason(self, s: int) -> ReasonCode | None:
         """Why ``s`` may not call Ashkal now (R4.6, #6–#7) as a reason code with the
         parameter ``seat``, or None if it may."""
         rules = self._rules
         if (s - self._p1) & 3 < 2:
-            return "ashkal_seat"
+            return ReasonCode.ASHKAL_SEAT
         if self._phase is R2 and not rules.ashkal_round2:
-            return "ashkal_round2"
+            return ReasonCode.ASHKAL_ROUND2
         if self._exposed & 7 == Rank.ACE and not rules.ashkal_on_ace:
-            return "ashkal_on_ace"
+            return ReasonCode.ASHKAL_ON_ACE
         after_passes = self._hokum < 0
         over_hokum = self._hokum >= 0 and (self._hokum ^ s) & 1 == 1
         match rules.ashkal_mode:
             case AshkalMode.AFTER_PASSES:
-                return None if after_passes else "ashkal_after_passes"
+                return None if after_passes else ReasonCode.ASHKAL_AFTER_PASSES
             case AshkalMode.OVER_OPPONENT_HOKUM:
-                return None if over_hokum else "ashkal_over_hokum"
+                return None if over_hokum else ReasonCode.ASHKAL_OVER_HOKUM
             case AshkalMode.BOTH:
-                return None if after_passes or over_hokum else "ashkal_passes_or_hokum"
+                return None if after_passes or over_hokum else ReasonCode.ASHKAL_PASSES_OR_HOKUM
             case unknown:
                 assert_never(unknown)
 
-    def _kawesh_reason(self, s: int) -> str | None:
+    def _kawesh_reason(self, s: int) -> ReasonCode | None:
         """Why ``s`` may not call Kawesh now (R6, #3) as a reason code with the parameter
         ``seat``, or None if it may."""
         if not self._rules.kawesh_enabled:
-            return "kawesh_disabled"
+            return ReasonCode.KAWESH_DISABLED
         if self._phase is not R1:
-            return "kawesh_round1"
+            return ReasonCode.KAWESH_ROUND1
         if self._first5[s] & ~_LOW_RANKS:
-            return "kawesh_cards"
+            return ReasonCode.KAWESH_CARDS
         return None
 
     def _explain_call(self, action: Action, legal: Iterable[Action]) -> IllegalActionError:
@@ -155,28 +156,28 @@ class Bidding(HandState):
         phase = self._phase
         if phase is DOUBLING:
             if verb is Verb.DOUBLE and action.locked is None and self._kind == HOKUM:
-                return self._fail(action, "double_open_or_locked", seat=name)
+                return self._fail(action, ReasonCode.DOUBLE_OPEN_OR_LOCKED, seat=name)
             if verb is Verb.DOUBLE and action.locked is not None and self._kind == SUN:
-                return self._fail(action, "double_sun_plain", seat=name)
+                return self._fail(action, ReasonCode.DOUBLE_SUN_PLAIN, seat=name)
             offered = " or ".join(sorted({a.verb.value for a in legal}))
-            return self._fail(action, "answer_only", seat=name, offered=offered)
+            return self._fail(action, ReasonCode.ANSWER_ONLY, seat=name, offered=offered)
         if phase is NAMING:
             if verb is Verb.TRUMP:
-                return self._fail(action, "trump_exposed_suit", seat=name)
-            return self._fail(action, "name_trump", seat=name)
+                return self._fail(action, ReasonCode.TRUMP_EXPOSED_SUIT, seat=name)
+            return self._fail(action, ReasonCode.NAME_TRUMP, seat=name)
         if self._queue:
-            return self._fail(action, "sun_or_pass", seat=name)
+            return self._fail(action, ReasonCode.SUN_OR_PASS, seat=name)
         if verb is Verb.ASHKAL:
-            code = self._ashkal_reason(int(action.seat)) or "ashkal_now"
+            code = self._ashkal_reason(int(action.seat)) or ReasonCode.ASHKAL_NOW
             return self._fail(action, code, seat=name)
         if verb is Verb.KAWESH:
-            code = self._kawesh_reason(int(action.seat)) or "kawesh_now"
+            code = self._kawesh_reason(int(action.seat)) or ReasonCode.KAWESH_NOW
             return self._fail(action, code, seat=name)
         if verb is Verb.HOKUM:
-            return self._fail(action, "hokum_called", seat=name)
+            return self._fail(action, ReasonCode.HOKUM_CALLED, seat=name)
         if verb is Verb.SUN:
-            return self._fail(action, "sun_on_ace_hokum", seat=name)
-        return self._fail(action, "not_in_bidding", seat=name, verb=verb.value)
+            return self._fail(action, ReasonCode.SUN_ON_ACE_HOKUM, seat=name)
+        return self._fail(action, ReasonCode.NOT_IN_BIDDING, seat=name, verb=verb.value)
 
     def _apply_bid(self, s: int, verb: Verb) -> None:
         """A call on a seat's normal turn (R4, R5)."""

@@ -6,6 +6,7 @@ from baloot.core import _lookup as T
 from baloot.core._state import HOKUM, SUN, HandState
 from baloot.core.actions import Action
 from baloot.core.projects import Project, ProjectKind, may_hold_project, reading
+from baloot.core.reasons import ReasonCode
 
 
 class Declarations(HandState):
@@ -70,11 +71,11 @@ class Declarations(HandState):
         s = int(action.seat)
         name = action.seat.name
         if self._trick_no or any((self._leader + i) & 3 == s for i in range(len(self._trick))):
-            raise self._fail(action, "declare_first_trick", seat=name)
+            raise self._fail(action, ReasonCode.DECLARE_FIRST_TRICK, seat=name)
         if self._declared[s] is not None:
-            raise self._fail(action, "declared_already", seat=name)
+            raise self._fail(action, ReasonCode.DECLARED_ALREADY, seat=name)
         if len(action.claims) > 2:
-            raise self._fail(action, "declare_too_many", seat=name)
+            raise self._fail(action, ReasonCode.DECLARE_TOO_MANY, seat=name)
         unclaimed = list(self._reading(s))
         chosen = []
         for claim in action.claims:
@@ -88,13 +89,15 @@ class Declarations(HandState):
             )
             if match is None:
                 held = claim.kind.word if claim.cards is None else str(claim)
-                raise self._fail(action, "project_not_held", seat=name, project=held)
+                raise self._fail(action, ReasonCode.PROJECT_NOT_HELD, seat=name, project=held)
             unclaimed.remove(match)
             chosen.append(match)
         chosen.sort(key=self._project_key, reverse=True)
         best = self._best_declared()
         if best is not None and self._project_key(chosen[0]) < best:
-            raise self._fail(action, "declare_lower", seat=name, project=chosen[0].kind.word)
+            raise self._fail(
+                action, ReasonCode.DECLARE_LOWER, seat=name, project=chosen[0].kind.word
+            )
         return tuple(chosen)
 
     def _project_winner(self) -> int:

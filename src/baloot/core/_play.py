@@ -11,6 +11,7 @@ from baloot.core.actions import Action
 from baloot.core.cards import CARDS
 from baloot.core.errors import IllegalActionError
 from baloot.core.play_rules import beats, ekka_mask, play_mask
+from baloot.core.reasons import ReasonCode
 
 _PLAY_BY_BYTE: Final = T.PLAY_BY_BYTE
 
@@ -146,17 +147,17 @@ class Play(Declarations):
         name = action.seat.name
         card = action.card
         if card is None:
-            raise self._fail(action, "name_card", seat=name)
+            raise self._fail(action, ReasonCode.NAME_CARD, seat=name)
         c = card.index
         if not self._hands[s] >> c & 1:
-            raise self._fail(action, "not_held", seat=name, card=card.text)
+            raise self._fail(action, ReasonCode.NOT_HELD, seat=name, card=card.text)
         allowed = self._play_mask(s)
         if not allowed >> c & 1:
             raise self._explain_play(action, c, allowed)
         if action.ekka and not self._ekka_valid(c):
             raise self._explain_ekka(action, c)
         if action.baloot and not self._baloot_due(s, c):
-            raise self._fail(action, "baloot_not_due", seat=name)
+            raise self._fail(action, ReasonCode.BALOOT_NOT_DUE, seat=name)
         return c
 
     def _baloot_due(self, s: int, c: int) -> bool:
@@ -173,39 +174,43 @@ class Play(Declarations):
         s = int(action.seat)
         name = action.seat.name
         if not self._trick:
-            return self._fail(action, "lead_trump_locked", seat=name)
+            return self._fail(action, ReasonCode.LEAD_TRUMP_LOCKED, seat=name)
         led = self._trick[0] >> 3
         if allowed & ~T.SUIT_MASKS[led] == 0:
             if self._kind == HOKUM and led == self._trump and c >> 3 == led:
                 return self._fail(
-                    action, "trump_higher", seat=name, card=CARDS[self._win_card].text
+                    action, ReasonCode.TRUMP_HIGHER, seat=name, card=CARDS[self._win_card].text
                 )
-            return self._fail(action, "must_follow", seat=name, suit=T.SUIT_NAMES[led])
+            return self._fail(action, ReasonCode.MUST_FOLLOW, seat=name, suit=T.SUIT_NAMES[led])
         if self._win_card >> 3 == self._trump and allowed & T.TRUMP_ABOVE[self._win_card]:
-            return self._fail(action, "over_trump", seat=name, card=CARDS[self._win_card].text)
+            return self._fail(
+                action, ReasonCode.OVER_TRUMP, seat=name, card=CARDS[self._win_card].text
+            )
         if self._win_seat == self._leader and not (self._win_seat ^ s) & 1:
             return self._fail(
-                action, "trump_partner_led", seat=name, card=CARDS[self._trick[0]].text
+                action, ReasonCode.TRUMP_PARTNER_LED, seat=name, card=CARDS[self._trick[0]].text
             )
-        return self._fail(action, "must_trump", seat=name)
+        return self._fail(action, ReasonCode.MUST_TRUMP, seat=name)
 
     def _explain_ekka(self, action: Action, c: int) -> IllegalActionError:
         """The error of ``action`` announcing an Ekka that card ``c`` does not make."""
         name = action.seat.name
         if self._kind != HOKUM:
-            return self._fail(action, "ekka_sun", seat=name)
+            return self._fail(action, ReasonCode.EKKA_SUN, seat=name)
         if self._trick:
-            return self._fail(action, "ekka_not_leading", seat=name)
+            return self._fail(action, ReasonCode.EKKA_NOT_LEADING, seat=name)
         if c >> 3 == self._trump:
-            return self._fail(action, "ekka_trump", seat=name)
+            return self._fail(action, ReasonCode.EKKA_TRUMP, seat=name)
         if c & 7 == T.ACE_RANK:
-            return self._fail(action, "ekka_ace", seat=name)
+            return self._fail(action, ReasonCode.EKKA_ACE, seat=name)
         higher = ", ".join(
             CARDS[i].text
             for i in range(32)
             if T.PLAIN_ABOVE[c] >> i & 1 and not self._gone >> i & 1
         )
-        return self._fail(action, "ekka_higher_out", seat=name, card=CARDS[c].text, higher=higher)
+        return self._fail(
+            action, ReasonCode.EKKA_HIGHER_OUT, seat=name, card=CARDS[c].text, higher=higher
+        )
 
     def _play(self, s: int, c: int, ekka: bool) -> None:
         """Put card ``c`` of seat ``s`` on the trick; close the trick after four cards."""

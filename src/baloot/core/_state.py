@@ -13,6 +13,7 @@ from typing import Any, Final
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import Project
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
@@ -184,7 +185,7 @@ class HandState:
         self._legal = None
         self._legal_mask = -1
 
-    def _fail(self, action: Action, code: str, **params: str) -> IllegalActionError:
+    def _fail(self, action: Action, code: ReasonCode, **params: str) -> IllegalActionError:
         """The error of ``action`` breaking the rule ``code`` (see :mod:`baloot.core.reasons`)."""
         return IllegalActionError.of(code, str(action), **params)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from baloot.core.reasons import reason_text
+from baloot.core.reasons import ReasonCode, reason_text
 
 
 class BalootError(Exception):
@@ -29,13 +29,18 @@ class RulesError(BalootError, ValueError):
 class IllegalActionError(BalootError):
     """An action that the rules do not allow at this point; nothing was applied.
 
-    ``code`` names the rule broken (a key of :data:`baloot.core.reasons.REASONS`) and ``params``
-    its parameters, as plain strings; ``reason`` is the rule in English words
-    (``S must follow diamonds``); ``action`` is the offending action's text as given.
+    ``code`` names the rule broken (a :class:`~baloot.core.reasons.ReasonCode`; None for an
+    error that names no rule, such as a bot's failure) and ``params`` its parameters, as plain
+    strings; ``reason`` is the rule in English words (``S must follow diamonds``); ``action``
+    is the offending action's text as given.
 
-    >>> error = IllegalActionError.of("must_follow", "S play Kh", seat="S", suit="diamonds")
-    >>> error.code, error.params, error.reason
-    ('must_follow', {'seat': 'S', 'suit': 'diamonds'}, 'S must follow diamonds')
+    >>> error = IllegalActionError.of(
+    ...     ReasonCode.MUST_FOLLOW, "S play Kh", seat="S", suit="diamonds"
+    ... )
+    >>> error.code, error.params
+    (<ReasonCode.MUST_FOLLOW: 'must_follow'>, {'seat': 'S', 'suit': 'diamonds'})
+    >>> error.reason
+    'S must follow diamonds'
     >>> str(error)
     '"S play Kh": S must follow diamonds'
     """
@@ -45,7 +50,7 @@ class IllegalActionError(BalootError):
         reason: str,
         action: str | None = None,
         *,
-        code: str = "",
+        code: ReasonCode | None = None,
         params: dict[str, str] | None = None,
     ) -> None:
         super().__init__(reason if action is None else f'"{action}": {reason}')
@@ -55,7 +60,7 @@ class IllegalActionError(BalootError):
         self.params: dict[str, str] = {} if params is None else params
 
     @classmethod
-    def of(cls, code: str, action: str | None = None, **params: str) -> Self:
+    def of(cls, code: ReasonCode, action: str | None = None, **params: str) -> Self:
         """The error of reason ``code`` with ``params``, its English ``reason`` built from them."""
         return cls(reason_text(code, **params), action, code=code, params=params)
 

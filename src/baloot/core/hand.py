@@ -48,7 +48,7 @@ from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.position import Position, Stakes
 from baloot.core.projects import Project
-from baloot.core.reasons import Reason
+from baloot.core.reasons import Reason, ReasonCode
 from baloot.core.rules import CLASSIC, Rules
 from baloot.core.seats import SEATS, Seat
 from baloot.core.vocabulary import Contract, Phase, Question
@@ -289,7 +289,7 @@ class Hand(Bidding, Play, Results):
         >>> for call in ("N sun", "N play As"):
         ...     _ = hand.apply(call)
         >>> hand.play_restriction()
-        Reason(code='must_follow', params={'seat': 'W', 'suit': 'spades'})
+        Reason(code=<ReasonCode.MUST_FOLLOW: 'must_follow'>, params={'seat': 'W', 'suit': 'spades'})
         """
         if self._phase is not PLAYING:
             return None
@@ -306,6 +306,7 @@ class Hand(Bidding, Play, Results):
         pick = refused & same_suits or refused
         c = (pick & -pick).bit_length() - 1
         error = self._explain_play(Action(SEATS[s], Verb.PLAY, card=CARDS[c]), c, allowed)
+        assert error.code is not None  # every rule of the play has its code
         return Reason(error.code, error.params)
 
     def position(self, *, stakes: bool = False) -> Position:
@@ -343,7 +344,7 @@ class Hand(Bidding, Play, Results):
     def undo(self) -> Action:
         """Take back the last action and return it."""
         if not self._stack:
-            raise IllegalActionError.of("nothing_to_undo")
+            raise IllegalActionError.of(ReasonCode.NOTHING_TO_UNDO)
         saved = self._stack.pop()
         if len(saved) == len(PLAY_MUTABLE):
             play_restore(self, saved)
@@ -435,9 +436,11 @@ class Hand(Bidding, Play, Results):
         words = action_words(text)
         seat = Seat.parse(words[0])
         if self._phase is OVER:
-            raise IllegalActionError.of("hand_over", text)
+            raise IllegalActionError.of(ReasonCode.HAND_OVER, text)
         if seat != self._to_act:
-            raise IllegalActionError.of("not_your_turn", text, seat=SEATS[self._to_act].name)
+            raise IllegalActionError.of(
+                ReasonCode.NOT_YOUR_TURN, text, seat=SEATS[self._to_act].name
+            )
         return parse_after_seat(seat, words[1:], text)
 
     def _as_action(self, action: Action | str) -> Action:
@@ -449,9 +452,9 @@ class Hand(Bidding, Play, Results):
 
     def _check_turn(self, action: Action) -> None:
         if self._phase is OVER:
-            raise self._fail(action, "hand_over")
+            raise self._fail(action, ReasonCode.HAND_OVER)
         if action.seat != self._to_act:
-            raise self._fail(action, "not_your_turn", seat=SEATS[self._to_act].name)
+            raise self._fail(action, ReasonCode.NOT_YOUR_TURN, seat=SEATS[self._to_act].name)
 
     def _verify(self, action: Action) -> object:
         """Raise the rule that ``action`` breaks, or return what applying it needs: the card
@@ -463,9 +466,11 @@ class Hand(Bidding, Play, Results):
                 return self._check_play(action)
             if verb is Verb.DECLARE:
                 return self._check_declaration(action)
-            raise self._fail(action, "play_now", seat=name)
+            raise self._fail(action, ReasonCode.PLAY_NOW, seat=name)
         if verb is Verb.PLAY or verb is Verb.DECLARE:
-            code = "play_before_play" if verb is Verb.PLAY else "declare_before_play"
+            code = (
+                ReasonCode.PLAY_BEFORE_PLAY if verb is Verb.PLAY else ReasonCode.DECLARE_BEFORE_PLAY
+            )
             raise self._fail(action, code, seat=name)
         legal = self.legal_actions()
         if action not in legal:

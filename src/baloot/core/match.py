@@ -23,6 +23,7 @@ from baloot.core.actions import Action
 from baloot.core.cards import Card
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, checked_rng, checked_rules, checked_score
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
@@ -87,7 +88,7 @@ class Match:
     def hand(self) -> Hand:
         """The hand in progress (or the last one, once the match is over)."""
         if not self.hands:
-            raise IllegalActionError.of("no_hand_yet")
+            raise IllegalActionError.of(ReasonCode.NO_HAND_YET)
         return self.hands[-1]
 
     @property
@@ -137,17 +138,19 @@ class Match:
     def deal(self, deck: Sequence[Card] | str | None = None, dealer: Seat | None = None) -> Hand:
         """Start the next hand, from ``deck`` or shuffled by the match's generator."""
         if self._winner is not None:
-            raise IllegalActionError.of("match_over")
+            raise IllegalActionError.of(ReasonCode.MATCH_OVER)
         if self.hands and not self.hands[-1].is_over:
-            raise IllegalActionError.of("hand_not_over")
+            raise IllegalActionError.of(ReasonCode.HAND_NOT_OVER)
         expected = self.next_dealer
         if dealer is not None and dealer != expected:
-            raise IllegalActionError.of("wrong_dealer", dealer=expected.name, seat=dealer.name)
+            raise IllegalActionError.of(
+                ReasonCode.WRONG_DEALER, dealer=expected.name, seat=dealer.name
+            )
         if deck is None and self._undealt:
             deck = self._undealt.pop()
         if deck is None:
             if self.rng is None:
-                raise IllegalActionError.of("no_generator")
+                raise IllegalActionError.of(ReasonCode.NO_GENERATOR)
             hand = Hand.new(self.rng, expected, self.rules, self.totals)
         else:
             hand = Hand.from_deck(deck, expected, self.rules, self.totals)
@@ -157,7 +160,7 @@ class Match:
     def apply(self, action: Action | str) -> Action:
         """Apply an action to the hand in progress; score the hand when it ends."""
         if self._winner is not None:
-            raise IllegalActionError.of("match_over", str(action))
+            raise IllegalActionError.of(ReasonCode.MATCH_OVER, str(action))
         hand = self.hand
         applied = hand.apply(action)
         if hand.is_over:
@@ -176,7 +179,7 @@ class Match:
         if self.hands and not self.hands[-1].actions and len(self.hands) > 1:
             self._undealt.append(self.hands.pop().deck)
         if not self.hands or not self.hands[-1].actions:
-            raise IllegalActionError.of("nothing_to_undo")
+            raise IllegalActionError.of(ReasonCode.NOTHING_TO_UNDO)
         hand = self.hands[-1]
         if hand.is_over:
             self.results.pop()

@@ -24,6 +24,7 @@ from baloot.core.actions import Action, without_comment
 from baloot.core.errors import IllegalActionError, NotationError, RecordError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
+from baloot.core.reasons import ReasonCode
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Team
 from baloot.records.record import NO_HANDS, HandRecord, Record
@@ -43,7 +44,7 @@ class ReplayError(IllegalActionError):
         position: int,
         text: str,
         reason: str,
-        code: str = "",
+        code: ReasonCode | None = None,
         params: dict[str, str] | None = None,
     ) -> None:
         super().__init__(reason, text, code=code, params=params)
@@ -170,7 +171,7 @@ def replay(record: Record) -> Replay:
             except NotationError as error:
                 reason = str(error).removeprefix(f'"{text}": ')
                 raise ReplayError(
-                    number, position, text, reason, "bad_notation", {"message": reason}
+                    number, position, text, reason, ReasonCode.BAD_NOTATION, {"message": reason}
                 ) from None
             except IllegalActionError as error:
                 raise ReplayError(

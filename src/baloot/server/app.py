@@ -48,7 +48,7 @@ from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server.hall import Hall, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, id_of, reject, storable
+from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.room import Connection, RoomError
 from baloot.server.storage import StorageError
@@ -423,10 +423,12 @@ class _Api:
                     outbox.close(CLOSE_POLICY)
                     return
                 reason = f"at most {self.rate:.0f} messages a second"
-                outbox.put(_refused_unread(text or "", "rate_limited", reason))
+                outbox.put(_refused_unread(text or "", RejectCode.RATE_LIMITED, reason))
                 continue
             if text is None:
-                outbox.put(reject(None, "bad_message", "a message is JSON text, not binary"))
+                outbox.put(
+                    reject(None, RejectCode.BAD_MESSAGE, "a message is JSON text, not binary")
+                )
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
@@ -434,7 +436,7 @@ class _Api:
             await self.hall.receive(live, connection, text)
 
 
-def _refused_unread(text: str, code: str, reason: str) -> dict[str, Any]:
+def _refused_unread(text: str, code: RejectCode, reason: str) -> dict[str, Any]:
     """A ``reject`` of a message refused unread, with its ``id`` if it has a plain one."""
     id_ = None
     if len(text) <= MAX_MESSAGE:

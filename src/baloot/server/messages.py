@@ -16,13 +16,13 @@ Act(id='c7', action='S play Jd')
 >>> try:
 ...     parse("[1, 2]")
 ... except Refused as refused:
-...     reject(refused.id, refused.code, refused.reason)
-{'type': 'reject', 'id': None, 'code': 'bad_message', 'reason': 'a message is a JSON object'}
+...     json.dumps(reject(refused.id, refused.code, refused.reason))
+'{"type": "reject", "id": null, "code": "bad_message", "reason": "a message is a JSON object"}'
 >>> try:
 ...     parse('{"type": "act", "id": "\\ud800", "action": "S pass"}')
 ... except Refused as refused:
 ...     refused.code, refused.id
-('bad_message', None)
+(<RejectCode.BAD_MESSAGE: 'bad_message'>, None)
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, assert_never
 
+from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
+from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
 from baloot.table.table import Event
 from baloot.view.seat_view import SeatView
@@ -117,6 +119,20 @@ _WITH_ID: Final[dict[ClientType, type[Next | Undo | AskHint | Claim]]] = {
 }
 
 
+class RejectCode(StrEnum):
+    """The codes of a ``reject`` that are the protocol's own; the others are the engine's
+    :class:`~baloot.core.reasons.ReasonCode` of an illegal action (``seat-view.md`` §4)."""
+
+    SPECTATOR = "spectator"
+    BAD_MESSAGE = "bad_message"
+    BAD_JSON = "bad_json"
+    UNKNOWN_TYPE = "unknown_type"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    #: an illegal action whose error names no rule of the engine
+    ILLEGAL = "illegal"
+
+
 def thinks(message: ClientMessage) -> bool:
     """True when answering ``message`` may ask a bot to search (a hint; a claim, whose
     remaining cards the bots play): a server answers it away from its event loop."""
@@ -126,11 +142,16 @@ def thinks(message: ClientMessage) -> bool:
 class Refused(Exception):
     """A client message answered with ``reject``; nothing changed."""
 
-    def __init__(self, id_: str | None, code: str, reason: str) -> None:
+    def __init__(self, id_: str | None, code: ReasonCode | RejectCode, reason: str) -> None:
         super().__init__(reason)
         self.id = id_
         self.code = code
         self.reason = reason
+
+    @classmethod
+    def illegal(cls, id_: str, error: IllegalActionError) -> Refused:
+        """The refusal of an action the engine does not allow, under the rule it names."""
+        return cls(id_, error.code or RejectCode.ILLEGAL, error.reason)
 
 
 def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Message]:
@@ -161,7 +182,7 @@ def ack(id_: str) -> Message:
     return {"type": "ack", "id": id_}
 
 
-def reject(id_: str | None, code: str, reason: str) -> Message:
+def reject(id_: str | None, code: ReasonCode | RejectCode, reason: str) -> Message:
     return {"type": "reject", "id": id_, "code": code, "reason": reason}
 
 
@@ -170,20 +191,22 @@ def parse(text: str) -> ClientMessage:
     message = _read(text)
     kind = message["type"]
     if kind not in ClientType.__members__.values():
-        raise Refused(id_of(message), "unknown_type", f"unknown message type {kind!r}")
+        raise Refused(id_of(message), RejectCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
     match ClientType(kind):
         case ClientType.PING:
             return Ping()
         case ClientType.RESYNC:
             since = message.get("since")
             if not isinstance(since, int) or isinstance(since, bool):
-                raise Refused(id_of(message), "bad_message", "a resync needs since, an integer")
+                raise Refused(
+                    id_of(message), RejectCode.BAD_MESSAGE, "a resync needs since, an integer"
+                )
             return Resync(since)
         case ClientType.ACT:
             id_ = _required_id(message)
             action = message.get("action")
             if not isinstance(action, str):
-                raise Refused(id_, "bad_message", "an act needs an action")
+                raise Refused(id_, RejectCode.BAD_MESSAGE, "an act needs an action")
             return Act(id_, action)
         case ClientType.NEXT | ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
             return _WITH_ID[with_id](_required_id(message))
@@ -194,22 +217,22 @@ def parse(text: str) -> ClientMessage:
 def _read(text: str) -> Message:
     """A JSON object with a string ``type`` and only text that can be kept."""
     if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise Refused(None, "too_large", f"a message may hold at most {MAX_MESSAGE} bytes")
+        raise Refused(None, RejectCode.TOO_LARGE, f"a message may hold at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        raise Refused(None, "bad_json", "the message is not JSON") from None
+        raise Refused(None, RejectCode.BAD_JSON, "the message is not JSON") from None
     if not isinstance(message, dict):
-        raise Refused(None, "bad_message", "a message is a JSON object")
+        raise Refused(None, RejectCode.BAD_MESSAGE, "a message is a JSON object")
     if not storable(message):
         id_ = id_of(message)
         raise Refused(
             id_ if id_ is not None and storable(id_) else None,
-            "bad_message",
+            RejectCode.BAD_MESSAGE,
             "the message holds text that cannot be kept (a lone surrogate or a NUL character)",
         )
     if not isinstance(message.get("type"), str):
-        raise Refused(id_of(message), "bad_message", "a message needs a type")
+        raise Refused(id_of(message), RejectCode.BAD_MESSAGE, "a message needs a type")
     return message
 
 
@@ -248,5 +271,7 @@ def id_of(message: Message) -> str | None:
 def _required_id(message: Message) -> str:
     id_ = id_of(message)
     if id_ is None:
-        raise Refused(None, "bad_message", f"a {message['type']} needs an id of 1–64 characters")
+        raise Refused(
+            None, RejectCode.BAD_MESSAGE, f"a {message['type']} needs an id of 1–64 characters"
+        )
     return id_

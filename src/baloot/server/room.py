@@ -66,6 +66,7 @@ from baloot.core.actions import Action
 from baloot.core.errors import BalootError, IllegalActionError, NotationError
 from baloot.core.hand import Hand
 from baloot.core.match import TARGET
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.record import read_rules, rules_json
@@ -80,6 +81,7 @@ from baloot.server.messages import (
     Next,
     Ping,
     Refused,
+    RejectCode,
     Resync,
     Undo,
     ack,
@@ -378,14 +380,16 @@ class Room:
             return [(connection, ack(id_))]
         named = action.split(maxsplit=1)[0] if action.strip() else ""
         if named in Seat.__members__ and named != seat.name:
-            error = IllegalActionError.of("not_your_seat", action, seat=seat.name, other=named)
-            raise Refused(id_, error.code, error.reason)
+            error = IllegalActionError.of(
+                ReasonCode.NOT_YOUR_SEAT, action, seat=seat.name, other=named
+            )
+            raise Refused.illegal(id_, error)
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:
-            raise Refused(id_, "bad_notation", str(error)) from None
+            raise Refused(id_, ReasonCode.BAD_NOTATION, str(error)) from None
         except IllegalActionError as error:
-            raise Refused(id_, error.code, error.reason) from None
+            raise Refused.illegal(id_, error) from None
         self._remembered[seat].add(id_)
         out = [(connection, ack(id_)), *self._publish(events)]
         self._journal(StepKind.ACT, seat, id_, events)
@@ -394,7 +398,7 @@ class Room:
     def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
         def claim(seat: Seat) -> list[Event]:
             if self.table.match.is_over:
-                raise IllegalActionError.of("match_over")
+                raise IllegalActionError.of(ReasonCode.MATCH_OVER)
             return self.table.claim(seat)
 
         return self._once(connection, id_, StepKind.CLAIM, claim, self.table.hand.copy)
@@ -425,12 +429,12 @@ class Room:
         _engine(id_, self.table.check_hint_allowed)
         waiting = self.table.waiting()
         if waiting.kind is WaitKind.OVER:
-            raise Refused(id_, "match_over", "the match is over")
+            raise Refused(id_, ReasonCode.MATCH_OVER, "the match is over")
         if waiting.seat is None:
-            raise Refused(id_, "hand_over", "the hand is over")
+            raise Refused(id_, ReasonCode.HAND_OVER, "the hand is over")
         if waiting.seat != seat:
-            error = IllegalActionError.of("not_your_turn", seat=waiting.seat.name)
-            raise Refused(id_, error.code, error.reason)
+            error = IllegalActionError.of(ReasonCode.NOT_YOUR_TURN, seat=waiting.seat.name)
+            raise Refused.illegal(id_, error)
         view = self.table.view(seat)
         hint = self.hint_bot.explain(view, view.legal)
         return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
@@ -649,7 +653,7 @@ def _seated(players: Mapping[Seat, Player], rules: Rules | None, seed: int) -> T
 def _seat(connection: Connection, id_: str) -> Seat:
     """The connection's seat; a spectator may not decide."""
     if connection.seat is None:
-        raise Refused(id_, "spectator", "a spectator may not act")
+        raise Refused(id_, RejectCode.SPECTATOR, "a spectator may not act")
     return connection.seat
 
 
@@ -658,4 +662,4 @@ def _engine(id_: str, call: Callable[[], T]) -> T:
     try:
         return call()
     except IllegalActionError as error:
-        raise Refused(id_, error.code, error.reason) from None
+        raise Refused.illegal(id_, error) from None

@@ -21,6 +21,7 @@ from typing import Protocol, runtime_checkable
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
+from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
 from baloot.view.seat_view import SeatView
 
@@ -106,11 +107,11 @@ def bot_action(hand: Hand, bot: Bot) -> Action:
     actions (:class:`BotError` otherwise) and with the Baloot word announced for it."""
     seat = hand.to_act
     if seat is None:
-        raise IllegalActionError.of("hand_over")
+        raise IllegalActionError.of(ReasonCode.HAND_OVER)
     legal = hand.legal_actions()
     action = bot.choose(SeatView.of(hand, seat), legal)
     if action not in legal:
-        raise BotError.of("bot_illegal", str(action), bot=bot.name, seat=seat.name)
+        raise BotError.of(ReasonCode.BOT_ILLEGAL, str(action), bot=bot.name, seat=seat.name)
     return hand.announced(action)
 
 

@@ -39,6 +39,7 @@ from baloot.core.claim import claim_order, sure_of_every_trick
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, shuffled_deck
 from baloot.core.match import Match
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, Trick
@@ -217,7 +218,7 @@ class Table:
         checked = hand.check(action)
         if checked.seat != seat:
             raise IllegalActionError.of(
-                "not_your_seat", str(checked), seat=seat.name, other=checked.seat.name
+                ReasonCode.NOT_YOUR_SEAT, str(checked), seat=seat.name, other=checked.seat.name
             )
         return self._apply(hand.announced(checked))
 
@@ -229,7 +230,7 @@ class Table:
         to_act = hand.to_act
         assert to_act is not None
         if seat is not None and seat != to_act:
-            raise IllegalActionError.of("not_your_turn", seat=to_act.name)
+            raise IllegalActionError.of(ReasonCode.NOT_YOUR_TURN, seat=to_act.name)
         return self._apply(bot_action(hand, self.bots[to_act]))
 
     def apply_stored(self, action: Action | str) -> list[Event]:
@@ -241,9 +242,9 @@ class Table:
     def ready(self, seat: Seat) -> list[Event]:
         """``seat`` is ready for the next hand; once every human is, the hand is dealt."""
         if self.match.is_over:
-            raise IllegalActionError.of("match_over")
+            raise IllegalActionError.of(ReasonCode.MATCH_OVER)
         if self.waiting().kind is not WaitKind.NEXT:
-            raise IllegalActionError.of("not_hand_over")
+            raise IllegalActionError.of(ReasonCode.NOT_HAND_OVER)
         self._ready.add(seat)
         if self.awaiting_next:
             return []
@@ -252,7 +253,7 @@ class Table:
     def deal(self) -> list[Event]:
         """Deal the next hand now (also when a human's word is not awaited any longer)."""
         if self.waiting().kind is not WaitKind.NEXT:
-            raise IllegalActionError.of("not_hand_over")
+            raise IllegalActionError.of(ReasonCode.NOT_HAND_OVER)
         self.match.deal()
         self._ready.clear()
         return [self._event(EventKind.DEAL)]
@@ -262,7 +263,7 @@ class Table:
         human only); the undo event."""
         self._check_single_human()
         if not any(a.seat == seat for hand in self.match.hands for a in hand.actions):
-            raise IllegalActionError.of("nothing_to_undo")
+            raise IllegalActionError.of(ReasonCode.NOTHING_TO_UNDO)
         while self.match.undo().seat != seat:
             pass
         self._ready.clear()
@@ -290,7 +291,7 @@ class Table:
         """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the
         others' by their bots (``claim_not_proven`` when the claim does not hold)."""
         if not self.claim_holds(seat):
-            raise IllegalActionError.of("claim_not_proven", seat=seat.name)
+            raise IllegalActionError.of(ReasonCode.CLAIM_NOT_PROVEN, seat=seat.name)
         events: list[Event] = []
         hand = self.hand
         order = claim_order(hand.hand(seat), self.view(seat).trump)
@@ -320,13 +321,13 @@ class Table:
 
     def _check_playing(self) -> None:
         if self.match.is_over:
-            raise IllegalActionError.of("match_over")
+            raise IllegalActionError.of(ReasonCode.MATCH_OVER)
         if self.hand.is_over:
-            raise IllegalActionError.of("hand_over")
+            raise IllegalActionError.of(ReasonCode.HAND_OVER)
 
     def _check_single_human(self) -> None:
         if len(self.humans) != 1:
-            raise IllegalActionError.of("not_allowed")
+            raise IllegalActionError.of(ReasonCode.NOT_ALLOWED)
 
     def _apply(self, action: Action) -> list[Event]:
         hand = self.hand

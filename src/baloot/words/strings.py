@@ -11,7 +11,7 @@ interface.
 >>> s = strings("ar")
 >>> s("call_sun"), s.suit(Suit.HEARTS)
 ('صن', 'هاص')
->>> error = IllegalActionError.of("must_follow", "S play Kh", seat="S", suit="diamonds")
+>>> error = IllegalActionError.of(ReasonCode.MUST_FOLLOW, "S play Kh", seat="S", suit="diamonds")
 >>> strings("en").reason(error)
 'S must follow diamonds'
 >>> strings("ar").reason(error)
@@ -28,7 +28,7 @@ from typing import Final
 from baloot.core.cards import Suit
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
-from baloot.core.reasons import REASONS, Reason
+from baloot.core.reasons import REASONS, Reason, ReasonCode
 from baloot.core.seats import Seat
 
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
@@ -491,7 +491,7 @@ class Strings:
 
     def reason(self, error: IllegalActionError) -> str:
         """Why ``error``'s action is illegal, in this language (English: ``error.reason``)."""
-        if error.code not in REASONS:
+        if error.code is None:
             return error.reason
         return self.rule(Reason(error.code, error.params))
 
@@ -589,5 +589,5 @@ def check_tables() -> None:
         if reasons.keys() != REASONS.keys():
             raise AssertionError(f"{lang}: reason codes differ from baloot.core.reasons")
         for code, template in reasons.items():
-            if fields(template) != fields(REASONS[code]):
+            if fields(template) != fields(REASONS[ReasonCode(code)]):
                 raise AssertionError(f"{lang}: fields of reason {code!r} differ from en")

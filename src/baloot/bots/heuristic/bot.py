@@ -25,11 +25,19 @@ from baloot.bots.heuristic.hints import Decision, Hint, HintReason
 from baloot.bots.heuristic.play import play
 from baloot.bots.heuristic.tuning import Thresholds
 from baloot.core.actions import Action, Verb
+from baloot.core.reasons import ReasonCode
 from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
 
 #: The restrictions (reason codes of R9.4) that leave a seat one trump to play.
-_TRUMP_CODES = frozenset({"over_trump", "trump_higher", "must_trump", "trump_partner_led"})
+_TRUMP_CODES = frozenset(
+    {
+        ReasonCode.OVER_TRUMP,
+        ReasonCode.TRUMP_HIGHER,
+        ReasonCode.MUST_TRUMP,
+        ReasonCode.TRUMP_PARTNER_LED,
+    }
+)
 
 
 class HeuristicBot:
@@ -156,7 +164,7 @@ def forced(view: SeatView, action: Action) -> HintReason:
         if len(view.cards) == 1:
             return HintReason("forced_last_card", {"card": card.text})
         code = view.restriction.code if view.restriction is not None else None
-        if code == "must_follow":
+        if code is ReasonCode.MUST_FOLLOW:
             return HintReason("forced_follow", {"card": card.text, "suit": card.suit.letter})
         if code in _TRUMP_CODES:
             return HintReason("forced_trump", {"card": card.text})
