@@ -24,12 +24,11 @@ from baloot.bots.best_hints import BestHints
 from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import ROLES
-from baloot.core.errors import IllegalActionError
 from baloot.core.rules import FirstLead
 from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
-from baloot.server.messages import MAX_MESSAGE, Refused, reject
+from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
@@ -392,13 +391,6 @@ def test_a_message_over_64_kib_is_rejected_too_large() -> None:
     harness, south = south_to_act()
     text = json.dumps({"type": "ping", "pad": "x" * MAX_MESSAGE})
     assert [(m["type"], m["code"]) for m in harness.send(south, text)] == [("reject", "too_large")]
-
-
-def test_an_illegal_action_that_names_no_rule_is_rejected_with_the_code_illegal() -> None:
-    refused = Refused.illegal("c1", IllegalActionError("the bot stopped answering"))
-    assert json.dumps(reject(refused.id, refused.code, refused.reason)) == (
-        '{"type": "reject", "id": "c1", "code": "illegal", "reason": "the bot stopped answering"}'
-    )
 
 
 def test_an_illegal_action_is_rejected_with_the_engines_reason_code_and_words() -> None:

@@ -129,8 +129,6 @@ class RejectCode(StrEnum):
     UNKNOWN_TYPE = "unknown_type"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
-    #: an illegal action whose error names no rule of the engine
-    ILLEGAL = "illegal"
 
 
 def thinks(message: ClientMessage) -> bool:
@@ -150,8 +148,13 @@ class Refused(Exception):
 
     @classmethod
     def illegal(cls, id_: str, error: IllegalActionError) -> Refused:
-        """The refusal of an action the engine does not allow, under the rule it names."""
-        return cls(id_, error.code or RejectCode.ILLEGAL, error.reason)
+        """The refusal of an action the engine does not allow, under the rule it names.
+
+        Every refusal of the engine names its rule (``seat-view.md`` §4 lists no code for
+        one that does not): one without is a fault of the server, not of the client.
+        """
+        assert error.code is not None, f"an engine refusal names no rule: {error.reason}"
+        return cls(id_, error.code, error.reason)
 
 
 def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Message]:
