@@ -207,7 +207,6 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         default_db().parent.mkdir(parents=True, exist_ok=True)
     try:
         store = open_store(target)
-        store.check()
     except (BalootError, OSError, Exception) as error:  # sqlite3/psycopg errors too
         return _cannot(f"cannot open the database {_redact(target)}: {_first_line(error)}")
     try:

@@ -174,6 +174,7 @@ class Store:
         """What the store is, for messages (no password)."""
         self.migrated: list[int] = []
         """The schema versions this opening applied (empty when the database was current)."""
+        self.check()  # before anything is read: a damaged file's rows are garbage
         self.migrate()
 
     def __enter__(self) -> Self:
@@ -460,8 +461,8 @@ class Store:
 
     def check(self) -> None:
         """Raise :class:`StorageError` when the database reports itself damaged (SQLite's
-        ``quick_check``), so that a server refuses it in one line instead of failing on it
-        later; PostgreSQL keeps its own integrity."""
+        ``quick_check``, run when a store is opened), so that a server refuses it in one line
+        instead of failing on its rows later; PostgreSQL keeps its own integrity."""
         if self._postgres:
             return
         with self._transaction() as run:
