@@ -60,7 +60,7 @@ def play(
         capture_output=True,
         text=True,
         encoding="utf-8",
-        timeout=60,
+        timeout=WAIT,
         env=environment() if env is None else env,
     )
 
