@@ -52,6 +52,11 @@ def slowed(store: Store, name: str, seconds: float) -> None:
     setattr(store, name, slow)
 
 
+def to_decide(seat: str) -> Any:
+    """A message whose view asks ``seat`` for a decision (not a hand's end)."""
+    return lambda m: m.get("view", {}).get("to_act") == seat and bool(m["view"]["legal"])
+
+
 def fault(server: Server, table_id: str) -> None:
     """Make the table fail, as the hall does: in its event loop, holding the table's lock."""
     assert server.client is not None and server.hall is not None
@@ -250,7 +255,7 @@ def test_an_id_that_cannot_be_stored_is_refused_before_anything_is_applied(
     live = server.hall.tables[table]
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
-        view = south.until(my_turn("S"))["view"]
+        view = south.until(to_decide("S"))["view"]
         message: dict[str, Any] = {"type": kind, "id": text}
         if kind == "act":
             message["action"] = view["legal"][0]
