@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -460,3 +461,21 @@ def catches(pid: int, signum: int) -> bool:
         return False
     caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
     return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+
+
+def one_line_error(
+    result: subprocess.CompletedProcess[str] | subprocess.CompletedProcess[bytes],
+) -> str:
+    """The one line a refused command writes (#44): exit 2, nothing on standard output, one
+    line on standard error that starts with ``baloot``, and no traceback."""
+    out, err = (
+        part.decode("utf-8") if isinstance(part, bytes) else part
+        for part in (result.stdout, result.stderr)
+    )
+    assert result.returncode == 2, err
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("baloot"), err
+    return lines[0]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import WAIT, catches, wait_for
+from helpers import WAIT, catches, one_line_error, wait_for
 from spec_example import ACTIONS, record_text
 from test_analysis import FAST, THROWN, THROWN_ACTIONS, THROWN_DECK
 
@@ -60,16 +60,6 @@ def match(tmp_path: Path) -> Path:
     path = tmp_path / "match.baloot"
     path.write_text(dumps(Record.of(match)), encoding="utf-8")
     return path
-
-
-def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
-    """Exit 2, one line on stderr, nothing on stdout, no traceback."""
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- the report

@@ -15,7 +15,7 @@ import pytest
 
 import baloot.bots.base as base
 from baloot import Action
-from baloot.bots import RandomBot, current_clock
+from baloot.bots import Clock, RandomBot, current_clock
 from baloot.bots.arena import ArenaConfig, pair_seeds, ratio_interval, run_arena, wilson
 from baloot.records.record import loads
 from baloot.records.replay import replay
@@ -154,18 +154,20 @@ def test_the_arena_command_refuses_bad_input_clearly() -> None:
 
 
 class _Clocked:
-    """Plays the first legal action and notes the clock of each decision."""
+    """Notes the clock of each decision and thinks until it expires, then plays the first
+    legal action."""
 
     name = "clocked"
-    seen: ClassVar[list[float | None]] = []
+    seen: ClassVar[list[Clock]] = []
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         clock = current_clock()
-        self.seen.append(clock.cpu)
-        assert not clock.expired() or clock.cpu_used() >= 0.005
+        self.seen.append(clock)
+        while not clock.expired():
+            pass
         return legal[0]
 
 
@@ -173,10 +175,12 @@ def test_each_decision_gets_the_cpu_budget_and_the_verdict_shows_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(base, "_builtin", lambda: {"clocked": _Clocked, "random": RandomBot})
+    monkeypatch.setattr(_Clocked, "seen", [])
     summary = run_arena(ArenaConfig("clocked", "random", pairs=1, seed=1, hands=True, cpu_ms=5))
-    assert _Clocked.seen and set(_Clocked.seen) == {0.005}
+    assert _Clocked.seen and {clock.cpu for clock in _Clocked.seen} == {0.005}
+    assert len({id(clock) for clock in _Clocked.seen}) == len(_Clocked.seen)  # one each
     data = summary.to_json()
-    assert data["cpu_ms"] == 5 and data["sides"]["a"]["cpu_ms_per_decision"] >= 0
+    assert data["cpu_ms"] == 5 and data["sides"]["a"]["cpu_ms_per_decision"] >= 5
     result = arena("random", "random", "--hands", "2", "--cpu-ms", "50")
     assert result.returncode == 0, result.stderr
     assert "CPU ms per decision" in result.stdout and "50 CPU ms a decision" in result.stdout

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import one_line_error
 from spec_example import ACTIONS, DECK, record_text
 from spec_example import SUMMARY_JSON as SPEC_JSON
 
@@ -48,16 +49,6 @@ def repeated(tmp_path: Path) -> Path:
     path = tmp_path / "repeated.baloot"
     path.write_text(record_text([], deck=DECK.replace("7h", "9c")), encoding="utf-8")
     return path
-
-
-def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
-    """#44: exit 2, one line on stderr, nothing on stdout, no traceback."""
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 # ---------------------------------------------------------------------- help

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import WAIT, wait_for
+from helpers import WAIT, one_line_error, wait_for
 from spec_example import ACTIONS, DECK, record_text
 
 from baloot.bots.arena import pair_seeds
@@ -50,18 +50,6 @@ def baloot(
 
 def text(output: bytes) -> str:
     return output.decode("utf-8")
-
-
-def one_line_error(result: subprocess.CompletedProcess[bytes]) -> str:
-    """#44: exit 2, one line on stderr, nothing on stdout, no traceback."""
-    err = text(result.stderr)
-    assert result.returncode == 2, err
-    assert result.stdout == b""
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("baloot")
-    return lines[0]
 
 
 def no_traceback(result: subprocess.CompletedProcess[bytes]) -> None:

@@ -151,7 +151,6 @@ def test_four_heuristic_bots_play_legal_hands_under_random_rule_flags() -> None:
             for s in Seat
         }
         play_hand(hand, bots)  # raises BotError on an illegal choice
-        assert hand.is_over
         verbs.update(a.verb for a in hand.actions if bots[a.seat].name == "heuristic")
     # The rules were exercised: the heuristic bots made every kind of decision.
     assert {Verb.HOKUM, Verb.SUN, Verb.ASHKAL, Verb.KAWESH, Verb.TRUMP, Verb.DOUBLE} <= verbs

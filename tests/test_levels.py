@@ -38,10 +38,12 @@ def test_a_level_takes_no_options() -> None:
         make_bot("hard:samples=3", random.Random(1))
 
 
-def test_easy_plays_a_hand_at_once() -> None:
-    hand = Hand.new(rng=random.Random(8))
-    play_hand(hand, {seat: make_bot("easy", random.Random(int(seat))) for seat in Seat})
-    assert hand.is_over
+def test_easy_plays_a_hand_as_the_heuristic_bot_does() -> None:
+    easy = play_hand(
+        Hand.new(rng=random.Random(8)), {s: make_bot("easy", random.Random(int(s))) for s in Seat}
+    )
+    plain = play_hand(Hand.new(rng=random.Random(8)), {s: HeuristicBot() for s in Seat})
+    assert easy.actions == plain.actions
 
 
 def test_every_role_is_a_registered_bot_and_the_defaults_follow_the_roles() -> None:

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from baloot.analysis.marks import Mark
+from baloot.core.cards import Suit
+from baloot.core.projects import ProjectKind
 from baloot.core.rules import CHOICES
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Level, Phase, QuestionKind, TrickWord
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
 PAGES = ("lobby.html", "table.html", "history.html", "analysis.html")
@@ -100,3 +105,36 @@ def test_every_word_a_page_asks_for_by_name_is_in_the_catalog() -> None:
         asked = set(re.findall(r'\bt\("([A-Za-z0-9_-]+)"(?!\s*\+)', text))
         asked |= set(re.findall(r'data-i18n="([A-Za-z0-9_-]+)"', text))
         assert asked - known == set(), f"{path.name} asks for {sorted(asked - known)}"
+
+
+#: The words the pages build at run time, ``t("phase_" + view.phase)``: for each prefix, the
+#: values the server's JSON can put after it. A value with no word would show the page its key.
+BUILT: dict[str, set[str]] = {
+    # questionText words a bid by its round and a play by the lead, under keys of their own.
+    "q_": {kind.value for kind in QuestionKind} - {"bid", "play"},
+    "phase_": {phase.value for phase in Phase},
+    "level_": {str(level.json) for level in Level if level is not Level.SINGLE},
+    "seat_": {seat.name for seat in Seat},
+    "suit_": {suit.letter for suit in Suit},
+    "project_": {kind.word for kind in ProjectKind},
+    "w_": {word for trick in TrickWord for word in trick.value.split()},
+    "mark_": {mark.value for mark in Mark},
+    "a_double_": {"locked", "open"},
+    "a_four_": {"locked", "open"},
+    "choice_": {value for values in CHOICES.values() for value in values},
+    "analysis_col_": {"plays", "calls"},
+}
+#: Prefixes whose word may be missing: the page shows the bare value (a preset's name) or
+#: nothing (a flag's help) instead.
+OPTIONAL = {"preset_", "flag_"}
+
+
+def test_every_word_a_page_builds_at_run_time_is_in_both_catalogs() -> None:
+    english, arabic = catalog("EN"), catalog("AR")
+    for path in STATIC.glob("*.js"):
+        text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        for prefix in set(re.findall(r'\bt\("([A-Za-z0-9_-]+)"\s*\+', text)) - OPTIONAL:
+            assert prefix in BUILT, f"{path.name} builds words from {prefix!r}: add it to BUILT"
+            wanted = {prefix + value for value in BUILT[prefix]}
+            assert wanted - english == set(), f"English lacks {sorted(wanted - english)}"
+            assert wanted - arabic == set(), f"Arabic lacks {sorted(wanted - arabic)}"
