@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from baloot.bots.pairs import PairResult, play_pair
 from baloot.bots.pool import Task
-from baloot.core.errors import BalootError
+from baloot.core.errors import BalootError, first_line
 
 #: How to install the extra that ``--ray`` needs.
 RAY_EXTRA: Final = "pip install 'pybaloot[ray]'"
@@ -65,7 +65,7 @@ def cluster_pairs(
             except ray.exceptions.RayTaskError as error:  # raised by the pair: as it was
                 raise error.as_instanceof_cause() from None
             except ray.exceptions.RayError as error:  # a node or worker lost
-                raise ClusterError(f"the Ray cluster failed: {_first_line(error)}") from None
+                raise ClusterError(f"the Ray cluster failed: {first_line(error)}") from None
             pending.popleft()
             for task in itertools.islice(tasks, 1):
                 pending.append(play.remote(task))
@@ -89,7 +89,7 @@ def _join(ray: Any, address: str, cpus: int | None) -> None:
             ray.init(address=address, **quiet)
     except Exception as error:  # Ray's own errors, whatever they are
         raise ClusterError(
-            f"cannot join the Ray cluster at {address}: {_first_line(error)}"
+            f"cannot join the Ray cluster at {address}: {first_line(error)}"
         ) from None
 
 
@@ -104,10 +104,6 @@ def _reachable(address: str) -> None:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise ClusterError(f"cannot join the Ray cluster at {address}: {reason}") from None
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _play_task(task: Task) -> PairResult:

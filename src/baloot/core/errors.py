@@ -72,3 +72,13 @@ class RecordError(BalootError, ValueError):
 # The public errors print as ``baloot.IllegalActionError``, where users import them from.
 for _error in (BalootError, NotationError, RulesError, IllegalActionError, RecordError):
     _error.__module__ = "baloot"
+
+
+def first_line(error: BaseException) -> str:
+    """What ``error`` says, its first line only (its type's name when it says nothing): how a
+    failure is told in one line, to a log or a person.
+
+    >>> first_line(OSError("disk full\\n  while writing")), first_line(KeyError())
+    ('disk full', 'KeyError')
+    """
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

@@ -40,6 +40,7 @@ from typing import Any, Final, TypeVar
 
 from baloot.bots.clock import Clock, deciding
 from baloot.bots.external import close_all
+from baloot.core.errors import first_line
 from baloot.core.seats import Seat
 from baloot.records.record import dumps
 from baloot.records.summary import teams_json
@@ -475,7 +476,7 @@ class Hall:
             config, steps = kept.read()
             room = Room.from_config(config, steps, record_url=_record_url(kept.id))
         except Exception as error:
-            reason = _first_line(error)
+            reason = first_line(error)
             log.error("table %s could not be restored; it stays in storage: %s", kept.id, reason)
             self.unrestorable[kept.id] = reason
             return None
@@ -587,7 +588,7 @@ class Hall:
         except StorageError:
             raise
         except Exception as error:
-            raise StorageError(f"storage failed: {_first_line(error)}") from error
+            raise StorageError(f"storage failed: {first_line(error)}") from error
 
     async def _seen(self, table_id: str) -> None:
         """Note that a human of the table is here, for the idle clock. A failure is logged,
@@ -622,10 +623,6 @@ class Hall:
                     self.store.close_table, table_id, now, _summary(idle), _record(idle)
                 )
                 self._drop(idle, 1001)
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _record_url(table_id: str) -> str:

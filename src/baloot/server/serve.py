@@ -28,7 +28,7 @@ from urllib.parse import unquote_plus
 
 from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
-from baloot.core.errors import BalootError
+from baloot.core.errors import BalootError, first_line
 
 if TYPE_CHECKING:
     import uvicorn
@@ -201,14 +201,14 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     try:
         SolverAndBot(analysis_bot)
     except BalootError as error:
-        return _cannot(f"--analysis-bot: {_first_line(error)}")
+        return _cannot(f"--analysis-bot: {first_line(error)}")
     target = args.db or str(default_db())
     if args.db is None:
         default_db().parent.mkdir(parents=True, exist_ok=True)
     try:
         store = open_store(target)
     except (BalootError, OSError, Exception) as error:  # sqlite3/psycopg errors too
-        return _cannot(f"cannot open the database {_redact(target)}: {_first_line(error)}")
+        return _cannot(f"cannot open the database {_redact(target)}: {first_line(error)}")
     try:
         listener = _listen(args.host, args.port)
     except OSError as error:
@@ -392,10 +392,6 @@ def _redact_tokens(record: logging.LogRecord) -> bool:
     if isinstance(record.msg, str):
         record.msg = _redact(record.msg)
     return True
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _bad_option(args: argparse.Namespace) -> str | None:

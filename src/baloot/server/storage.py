@@ -72,7 +72,7 @@ from typing import Any, Final, Self
 import psycopg
 from psycopg import sql
 
-from baloot.core.errors import BalootError
+from baloot.core.errors import BalootError, first_line
 from baloot.server.journal import KeptTable, Step, TableConfig
 
 
@@ -494,7 +494,7 @@ class Store:
                         connection.rollback()
                     raise
             except (sqlite3.Error, psycopg.Error, OSError) as error:
-                raise StorageError(f"the {self.where} failed: {_first_line(error)}") from error
+                raise StorageError(f"the {self.where} failed: {first_line(error)}") from error
 
 
 class _Run:
@@ -523,10 +523,6 @@ class _Run:
 def _postgres(statement: str) -> sql.SQL:
     """A statement with ``?`` placeholders in PostgreSQL's ``%s`` style."""
     return sql.SQL(statement.replace("?", "%s"))
-
-
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def _read_json(text: str, key: str | None = None) -> Any:
