@@ -47,7 +47,7 @@ from baloot.records.summary import teams_json
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
-from baloot.server.messages import Message, Refused, parse, reject, thinks
+from baloot.server.messages import Message, Refused, parse, thinks
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Connection, Outgoing, Room, RoomError
 from baloot.server.storage import StorageError, Store, TableStatus
@@ -364,9 +364,11 @@ class Hall:
         bots' threads: the event loop, which serves every table, never thinks."""
         try:
             message = parse(text)
-        except Refused as refused:
-            if (outbox := live.outboxes.get(connection)) is not None:
-                outbox.put(reject(refused.id, refused.code, refused.reason))
+        except Refused as refused:  # nothing changes: no lock, nothing to store
+            outbox = live.outboxes.get(connection)
+            if outbox is not None:
+                for _, answer in live.room.refuse(connection, refused):
+                    outbox.put(answer)
             return
         async with live.lock:
             if self.tables.get(live.room.id) is not live:

@@ -339,7 +339,7 @@ class Room:
         try:
             message = parse(text)
         except Refused as refused:
-            return self._refused(connection, refused)
+            return self.refuse(connection, refused)
         return self.answer(connection, message)
 
     def answer(self, connection: Connection, message: ClientMessage) -> list[Outgoing]:
@@ -366,9 +366,10 @@ class Room:
                 case never:
                     assert_never(never)
         except Refused as refused:
-            return self._refused(connection, refused)
+            return self.refuse(connection, refused)
 
-    def _refused(self, connection: Connection, refused: Refused) -> list[Outgoing]:
+    def refuse(self, connection: Connection, refused: Refused) -> list[Outgoing]:
+        """The ``reject`` of a client message refused; nothing changed."""
         if not connection.open:
             return []
         return [(connection, reject(refused.id, refused.code, refused.reason))]
