@@ -28,7 +28,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from baloot.core.errors import BalootError
 from baloot.core.seats import Seat
@@ -163,7 +163,7 @@ class TableConfig:
             raise JournalError("the timer is not a number of seconds")
         tokens = _typed(data.get("tokens"), dict, "the token digests")
         created = data.get("created")
-        if not isinstance(created, int | float) or isinstance(created, bool):
+        if not _number(created):
             raise JournalError("the creation time is not a number")
         return cls(
             _typed(data.get("id"), str, "the table's id"),
@@ -239,7 +239,7 @@ def _optional(data: Mapping[str, Any], key: str, kind: type[T]) -> T | None:
     return None if value is None else _typed(value, kind, f"a step's {key}")
 
 
-def _number(value: object) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
