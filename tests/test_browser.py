@@ -517,7 +517,7 @@ def test_the_arabic_pages_read_right_to_left(pages: Pages, server: Served) -> No
     page = pages.open(url + "&lang=ar")
     html = page.locator("html")
     assert html.get_attribute("dir") == "rtl" and html.get_attribute("lang") == "ar"
-    wait_for_decision(page)
+    page.locator("#prompt.mine").wait_for()  # South's turn, asked in words
     # South's first decision is a bid, unless a Sun bid before it ended the bidding: then a
     # card (whose face has no words) and perhaps a project to declare.
     for label in visible(page, "[data-action]:not(.hand-card)").all_inner_texts():
