@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from baloot import Hand, Seat
 from baloot.analysis import DEFAULT_BOT
-from baloot.bots import play_hand
+from baloot.bots import Bot, play_hand
 from baloot.bots.base import available_bots, make_bot
 from baloot.bots.best_hints import BestHints
 from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import DEFAULT_OPPONENT, LEVELS, ROLES, make_level
 from baloot.bots.names import UnknownBotError
+from baloot.server.analyses import SERVER_BOT
 
 
 def test_the_three_levels_are_registered_and_named_after_themselves() -> None:
@@ -46,10 +48,12 @@ def test_easy_plays_a_hand_as_the_heuristic_bot_does() -> None:
     assert easy.actions == plain.actions
 
 
-def test_every_role_is_a_registered_bot_and_the_defaults_follow_the_roles() -> None:
-    for role in (ROLES.opponent, ROLES.unnamed_seat, ROLES.stand_in, ROLES.hint, ROLES.analysis):
-        assert role in available_bots(), role
+def test_every_role_is_a_bot_and_the_defaults_follow_the_roles() -> None:
+    for role in dataclasses.fields(ROLES):
+        name = getattr(ROLES, role.name)
+        assert isinstance(make_bot(name, random.Random(1)), Bot), role.name
     assert ROLES.opponent == DEFAULT_OPPONENT and ROLES.analysis == DEFAULT_BOT
+    assert ROLES.server_analysis == SERVER_BOT
     hard = make_level(ROLES.hint, random.Random(1))
     assert isinstance(hard, ExpertBot)
     assert BestHints(random.Random(1)).expert.budget == hard.budget

@@ -48,9 +48,9 @@ from baloot import (
     SeatView,
     Verb,
 )
+from baloot.bots.worlds import WorldSampler
 from baloot.core.cards import TRUMP_ABOVE
 from baloot.core.knowledge import Knowledge
-from baloot.view.worlds import WorldSampler
 
 LISTENERS: tuple[Seat | None, ...] = (None, Seat.N, Seat.W, Seat.S, Seat.E)
 

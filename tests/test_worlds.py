@@ -1,4 +1,4 @@
-"""Worlds from a view (``baloot.view.worlds``): a hand for a guess of the hidden cards, checked
+"""Worlds from a view (``baloot.bots.worlds``): a hand for a guess of the hidden cards, checked
 against the history, and a sampler of such guesses.
 
 The properties: in random hands under random flags, with declarations, Ekka and locked
@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baloot import Action, BalootError, CardSet, Hand, Phase, Rules, Seat, SeatView, Verb
-from baloot.view.worlds import InconsistentWorldError, WorldSampler, world
+from baloot.bots.worlds import InconsistentWorldError, WorldSampler, world
 
 
 def public_state(hand: Hand) -> tuple[object, ...]:

@@ -47,19 +47,28 @@ class Roles:
     unnamed_seat: str
     #: The bot that plays for an absent human at a web table (a claim, a time-out).
     stand_in: str
+    #: The bot that makes a decision an operator's bot program failed to make
+    #: (``baloot serve --bot``): the quickest, so that the table never waits on it.
+    program_fallback: str
     #: The bot whose choice a hint gives, in the terminal (``h``) and at a web table alike:
     #: the best bot at a budget of at most about a second a decision.
     hint: str
     #: The bot whose estimates ``baloot analyze`` shows.
     analysis: str
+    #: The bot whose estimates a server's analysis pages show, unless ``baloot serve
+    #: --analysis-bot`` says otherwise: the expert at its quick budget, as a server shares its
+    #: cores with the tables.
+    server_analysis: str
 
 
 ROLES: Final = Roles(
     opponent="medium",
     unnamed_seat="heuristic",
     stand_in="heuristic",
+    program_fallback="heuristic",
     hint="hard",
     analysis="expert",
+    server_analysis="expert:fast",
 )
 
 #: The level a player meets when they name no bot (:attr:`Roles.opponent`).

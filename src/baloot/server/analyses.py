@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
-from baloot.analysis import DEFAULT_BOT, SolverAndBot, analyze_record
+from baloot.analysis import SolverAndBot, analyze_record
+from baloot.bots.levels import ROLES
 from baloot.core.errors import BalootError
 from baloot.core.match import Match
 from baloot.core.vocabulary import Outcome
@@ -44,9 +45,8 @@ log = logging.getLogger("baloot.server")
 
 #: The most analyses waiting or running at once on one server.
 QUEUE: Final = 8
-#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise:
-#: the expert at its quick budget, as a server shares its cores with the tables.
-SERVER_BOT: Final = f"{DEFAULT_BOT}:fast"
+#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise.
+SERVER_BOT: Final = ROLES.server_analysis
 #: Why an analysis is refused (409).
 IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
 ANNULLED: Final = (

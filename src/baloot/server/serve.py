@@ -26,8 +26,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Final
 from urllib.parse import unquote_plus
 
-from baloot.bots.base import available_bots
-from baloot.bots.levels import DEFAULT_OPPONENT
+from baloot.bots.base import available_bots, make_bot
+from baloot.bots.levels import DEFAULT_OPPONENT, ROLES
 from baloot.core.errors import BalootError, first_line
 
 if TYPE_CHECKING:
@@ -133,8 +133,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--analysis-bot",
         metavar="NAME",
         default=None,
-        help="the bot whose estimates a hand's analysis shows (default expert:fast; options as "
-        "in expert:samples=20; none: exact values only)",
+        help="the bot whose estimates a hand's analysis shows "
+        f"(default {ROLES.server_analysis}; options as in expert:samples=20; "
+        "none: exact values only)",
     )
     parser.add_argument(
         "--keep-alive",
@@ -328,10 +329,10 @@ def operator_bots(assignments: list[str]) -> dict[str, OptionsFactory]:
 
 
 def _operator_factory(name: str, program: Program) -> OptionsFactory:
-    """How a table seats the operator's bot ``name``: guarded by the heuristic bot."""
+    """How a table seats the operator's bot ``name``: guarded by the fallback bot
+    (:attr:`~baloot.bots.levels.Roles.program_fallback`)."""
     from baloot.bots.external import BotFailure, ExternalBot
     from baloot.bots.guarded import GuardedBot
-    from baloot.bots.heuristic import HeuristicBot
 
     logger = logging.getLogger(BOTS_LOG)
 
@@ -339,11 +340,13 @@ def _operator_factory(name: str, program: Program) -> OptionsFactory:
         logger.info("bot:%s says %s", name, line.decode("utf-8", "replace").rstrip()[:500])
 
     def report(failure: BotFailure) -> None:
-        logger.warning("%s; the heuristic bot played that decision", failure)
+        logger.warning("%s; the %s bot played that decision", failure, ROLES.program_fallback)
 
     def make(rng: random.Random, options: BotOptions) -> GuardedBot:
         options.check()
-        return GuardedBot(ExternalBot(program, name=name, log=log), HeuristicBot(rng), report)
+        return GuardedBot(
+            ExternalBot(program, name=name, log=log), make_bot(ROLES.program_fallback, rng), report
+        )
 
     return make
 

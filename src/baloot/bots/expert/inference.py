@@ -29,7 +29,7 @@ def weighted_worlds(
     """``count`` worlds kept by systematic resampling from the ``drawn`` ones, in proportion
     to their ``weigh``; each world kept once, with how many of the ``count`` places it took.
     ``drawn`` holds each distinct world once with how many draws gave it, as
-    :meth:`~baloot.view.worlds.WorldSampler.worlds` gives them: ``weigh`` is asked once a
+    :meth:`~baloot.bots.worlds.WorldSampler.worlds` gives them: ``weigh`` is asked once a
     world."""
     if not drawn:
         return []

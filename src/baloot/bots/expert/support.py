@@ -1,12 +1,12 @@
 """What the expert bots take from the rest of the project, in one place: the world sampler
-(``baloot.view.worlds``), the double-dummy solver and the fast play state (``baloot.solver``,
+(``baloot.bots.worlds``), the double-dummy solver and the fast play state (``baloot.solver``,
 ``baloot.core.position``), the bot options and the decision clock (``baloot.bots``)."""
 
 from baloot.bots.clock import current_clock
 from baloot.bots.names import BotOptions, UnknownBotError
+from baloot.bots.worlds import InconsistentWorldError, WorldSampler
 from baloot.core.position import Position
 from baloot.solver import Mode, accelerated, values
-from baloot.view.worlds import InconsistentWorldError, WorldSampler
 
 __all__ = [
     "BotOptions",

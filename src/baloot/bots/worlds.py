@@ -26,7 +26,7 @@ True
 >>> world(view, {**guess, Seat.S: CardSet()})
 Traceback (most recent call last):
 ...
-baloot.view.worlds.InconsistentWorldError: S holds 6 cards, not 0
+baloot.bots.worlds.InconsistentWorldError: S holds 6 cards, not 0
 """
 
 from __future__ import annotations
