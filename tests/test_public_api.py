@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -884,3 +885,11 @@ def test_the_core_and_words_modules_are_a_few_hundred_lines_each() -> None:
         for path in sorted((SRC / folder).glob("*.py"))
     }
     assert {name: n for name, n in lengths.items() if n > 600} == {}
+
+
+def test_every_test_file_has_a_row_in_the_test_map() -> None:
+    tests = Path(__file__).resolve().parent
+    rows = re.findall(r"^\| `(test_\w+\.py)` \|", (tests / "README.md").read_text(), re.M)
+    files = sorted(path.name for path in tests.glob("test_*.py"))
+    assert sorted(set(rows)) == sorted(rows), "a file has two rows in tests/README.md"
+    assert sorted(rows) == files, "tests/README.md and the test files differ"
