@@ -11,14 +11,13 @@ from typing import Final
 from baloot.core._declarations import Declarations
 from baloot.core._state import HOKUM, OVER, SUN
 from baloot.core.actions import Action
-from baloot.core.cards import Suit, card_points, trick_winner
+from baloot.core.cards import LAST_TRICK_POINTS, Suit, card_points, trick_winner
 from baloot.core.projects import Project, ProjectKind
 from baloot.core.scoring import HandResult, score_hand
 from baloot.core.seats import SEATS, Seat, Team
 from baloot.core.vocabulary import Contract, ContractKind, Level, Outcome, ShownProject, Trick
 
 _SUITS: Final = tuple(Suit)
-_LAST_TRICK_BONUS: Final = 10
 
 
 class Results(Declarations):
@@ -58,7 +57,7 @@ class Results(Declarations):
                 winner = plays[trick_winner(cards, trump_suit)].seat
                 points = card_points(sum(c.bit for c in cards), trump)
                 if len(tricks) == 7:
-                    points += _LAST_TRICK_BONUS
+                    points += LAST_TRICK_POINTS
                 tricks.append(Trick(plays[0].seat, tuple(plays), winner, points))
                 plays = []
         if plays:
@@ -70,7 +69,7 @@ class Results(Declarations):
         trump = self._trump if self._kind == HOKUM else None
         points = [card_points(self._won[0], trump), card_points(self._won[1], trump)]
         if self._last_team >= 0:
-            points[self._last_team] += _LAST_TRICK_BONUS
+            points[self._last_team] += LAST_TRICK_POINTS
         return (points[0], points[1])
 
     def shown_projects(self) -> tuple[ShownProject, ...]:

@@ -233,6 +233,11 @@ def trick_winner(cards: Iterable[Card], trump: Suit | None) -> int:
     return best
 
 
+#: The points the winner of the last trick adds to its team's card points (R2.3): 152 of 162
+#: in Hokum, 120 of 130 in Sun are the cards'.
+LAST_TRICK_POINTS: Final = 10
+
+
 def card_points(mask: int, trump: int | None) -> int:
     """Card points of the cards in ``mask`` (R2.3), ``trump`` a suit value or None (Sun).
 

@@ -39,14 +39,11 @@ from typing import Final, NamedTuple
 from baloot.core._declarations import Declarations
 from baloot.core._play import put_card
 from baloot.core._state import HOKUM, SUN
-from baloot.core.cards import CARDS, card_points
+from baloot.core.cards import CARDS, LAST_TRICK_POINTS, card_points
 from baloot.core.play_rules import ekka_mask, play_mask
 from baloot.core.projects import Project
 from baloot.core.rules import Rules
 from baloot.core.seats import Team
-
-_LAST_TRICK_BONUS: Final = 10
-
 
 #: What a play changes, saved for its undo: hands, trick, leader, seat to act, winning seat
 #: and card, Ekka, cards gone, cards won, tricks won, tricks played, team of the last trick,
@@ -421,7 +418,7 @@ class Position:
         trump = None if self._trump < 0 else self._trump
         points = [card_points(self._won[0], trump), card_points(self._won[1], trump)]
         if self._last_team >= 0:
-            points[self._last_team] += _LAST_TRICK_BONUS
+            points[self._last_team] += LAST_TRICK_POINTS
         return (points[0], points[1])
 
     def tricks(self) -> tuple[int, int]:

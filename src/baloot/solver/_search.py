@@ -25,6 +25,7 @@ from typing import Final
 
 from baloot.core.cards import (
     BEST_PLAIN,
+    LAST_TRICK_POINTS,
     PLAIN_ABOVE,
     PLAIN_POINTS,
     PLAIN_STRENGTH,
@@ -38,7 +39,6 @@ from baloot.solver._problem import Problem
 _INF: Final = 30000
 _SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
 _BEST_PLAIN: Final = BEST_PLAIN
-_LAST_TRICK_BONUS: Final = 10
 
 
 def _order(strength: tuple[int, ...]) -> tuple[int, ...]:
@@ -282,7 +282,7 @@ class Search:
         s.gone |= (1 << a) | (1 << b) | (1 << c) | (1 << d)
         s.gone_points += points
         if s.trick_no == 7:
-            points += _LAST_TRICK_BONUS
+            points += LAST_TRICK_POINTS
         if s.win_seat & 1:
             s.flags |= 2
         else:

@@ -190,7 +190,7 @@ class SheetLine:
             if not check.accepts(value):
                 raise ValueError(f"{key.value}: {name} must be {check.what}, not {shown(value)}")
             params[name] = tuple(value) if isinstance(value, list) else value
-        if key is SheetKey.PROJECTS and len({len(_words(params[n])) for n in _PROJECT_LISTS}) > 1:
+        if key is SheetKey.PROJECTS and len({len(words_of(params[n])) for n in _PROJECT_LISTS}) > 1:
             raise ValueError("projects: seats, kinds and cards must be lists of one length")
         return cls(key, params)
 
@@ -303,7 +303,12 @@ PARAMS: Final[dict[SheetKey, dict[str, _Check]]] = {
 }
 
 
-def _words(value: Param) -> tuple[str, ...]:
+def words_of(value: Param) -> tuple[str, ...]:
+    """A parameter that is a list of words (seats, kinds, cards), as its tuple.
+
+    >>> words_of(("N", "S"))
+    ('N', 'S')
+    """
     assert isinstance(value, tuple)
     return value
 

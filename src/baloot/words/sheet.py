@@ -28,7 +28,7 @@ from typing import Any
 from baloot.core.cards import Card, Suit
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
-from baloot.view.sheet import Param, SheetKey, SheetLine, from_json
+from baloot.view.sheet import Param, SheetKey, SheetLine, from_json, words_of
 
 from .strings import Strings, language, strings
 
@@ -75,12 +75,12 @@ def sheet_text(line: SheetLine, s: Strings) -> str:
                 cards=" ".join(Card.parse(card).pretty for card in cards.split()),
             )
             for seat, kind, cards in zip(
-                _words(p["seats"]), _words(p["kinds"]), _words(p["cards"]), strict=True
+                words_of(p["seats"]), words_of(p["kinds"]), words_of(p["cards"]), strict=True
             )
         )
         return s("sheet_projects", team=p["team"], shown=shown, points=p["points"])
     if key is SheetKey.DECLARED_NOT_SCORED:
-        kinds = s.joiner.join(s.project(ProjectKind.parse(kind)) for kind in _words(p["kinds"]))
+        kinds = s.joiner.join(s.project(ProjectKind.parse(kind)) for kind in words_of(p["kinds"]))
         return s("sheet_declared_not_scored", seat=_seat(p["seat"], s), projects=kinds)
     if key is SheetKey.BALOOT:
         return s(f"sheet_baloot_{p['fate']}", **{**p, "seat": _seat(p["seat"], s)})
@@ -119,8 +119,3 @@ def _contract(line: SheetLine, s: Strings) -> str:
 
 def _seat(value: Param, s: Strings) -> str:
     return s.seat(Seat[str(value)])
-
-
-def _words(value: Param) -> tuple[str, ...]:
-    assert isinstance(value, tuple)
-    return value
