@@ -56,7 +56,7 @@ from .questions import (
 )
 from .render import Seating, TableInfo, card_text, contract_text, render_sheet, render_table
 from .screens import action_line, trick_line
-from .signals import Stopped, stopping_on
+from .signals import INTERRUPTED, Stopped, stopping_on
 from .terminal import EndOfInput, GameConsole, Terminal, read_stdin
 
 # GameConsole is the console a Game is shown on: it is named here with the game.
@@ -73,7 +73,6 @@ __all__ = [
 ]
 
 END_OF_INPUT = 1
-INTERRUPTED = 130
 TERMINAL_DELAY = 0.8
 #: The bot at a seat that names none (and at the human's seat, which the table fills too).
 DEFAULT_BOT: Final = DEFAULT_OPPONENT

@@ -17,6 +17,10 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Final
+
+#: The exit status after Ctrl-C (128 + SIGINT), as a shell gives it.
+INTERRUPTED: Final = 128 + signal.SIGINT
 
 
 class Stopped(BaseException):
@@ -65,6 +69,6 @@ def until_interrupted(command: Callable[[], int]) -> int:
         with stopping_on(signal.SIGINT, signal.SIGTERM):
             return command()
     except (Stopped, KeyboardInterrupt) as stop:
-        status = stop.status if isinstance(stop, Stopped) else 130
+        status = stop.status if isinstance(stop, Stopped) else INTERRUPTED
         print("baloot: interrupted", file=sys.stderr)
         return status
