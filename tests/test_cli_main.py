@@ -9,7 +9,8 @@ import pytest
 
 from baloot.cli import main, random_match
 from baloot.core.rules import KabootProjects, Rules, SunDoubleRule
-from baloot.records.record import Record, dumps
+from baloot.records.record import Record
+from baloot.records.writer import dumps
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -29,8 +29,9 @@ from baloot.core.match import Match
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.atomic import FolderError
-from baloot.records.record import Record, dumps, loads, loads_all, shown
+from baloot.records.record import Record, loads, loads_all, shown
 from baloot.records.replay import ReplayError, replay
+from baloot.records.writer import dumps
 from baloot.table import first_dealer
 from baloot.words.strings import LANGUAGES, strings
 
