@@ -22,7 +22,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from baloot.core.cards import CardSet
 from baloot.core.errors import BalootError, RecordError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
@@ -215,25 +214,11 @@ def _cmd_deal(args: argparse.Namespace) -> int:
         lines.append("still to deal: " + " ".join(c.pretty for c in deck[21:]))
     else:
         taker = Seat.parse(args.taker)
-        hands = _completed(hand, taker)
+        hands = hand.completed_deal(taker)
         lines.append(f"eight cards each when {taker.name} takes the exposed card:")
         lines.extend(f"  {seat.name}: {' '.join(c.pretty for c in hands[seat])}" for seat in Seat)
     Output().line("\n".join(lines))
     return OK
-
-
-def _completed(hand: Hand, taker: Seat) -> list[CardSet]:
-    """The 8-card hands when ``taker`` takes the exposed card (R7.2)."""
-    order = [hand.dealer.after(i) for i in range(1, 5)]
-    held = [hand.hand(s).mask for s in Seat]
-    held[taker] |= hand.exposed.bit
-    position = 21
-    for seat in order:
-        count = 2 if seat == taker else 3
-        for card in hand.deck[position : position + count]:
-            held[seat] |= card.bit
-        position += count
-    return [CardSet(m) for m in held]
 
 
 def random_match(seed: int, rules: Rules, dealer: Seat = Seat.E) -> Match:
