@@ -20,7 +20,8 @@ from test_analysis import FAST, THROWN, THROWN_ACTIONS, THROWN_DECK
 from baloot.analysis import SolverAndBot, analyze_record
 from baloot.core.match import Match
 from baloot.core.seats import Seat
-from baloot.records.record import Record, dumps, loads
+from baloot.records.record import Record, loads
+from baloot.records.writer import dumps
 
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
 ARABIC = re.compile(r"[\u0600-\u06ff]")

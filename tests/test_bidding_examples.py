@@ -220,6 +220,49 @@ def test_DC2_ashkal_by_dealer_partner_takes_exposed_card() -> None:
     assert hand.full_hand(Seat.E) == deck_cards(10, 11, 12, 19, 20, 30, 31, 32)
 
 
+def test_DC1_DC2_completed_deal_is_known_before_the_bidding() -> None:
+    hand = Hand.from_deck(DC_DECK, "E")
+    assert hand.completed_deal(Seat.S) == (
+        deck_cards(1, 2, 3, 13, 14, 22, 23, 24),
+        deck_cards(4, 5, 6, 15, 16, 25, 26, 27),
+        deck_cards(7, 8, 9, 17, 18, 21, 28, 29),
+        deck_cards(10, 11, 12, 19, 20, 30, 31, 32),
+    )
+    assert hand.completed_deal("W") == (
+        deck_cards(1, 2, 3, 13, 14, 22, 23, 24),
+        deck_cards(4, 5, 6, 15, 16, 21, 25, 26),
+        deck_cards(7, 8, 9, 17, 18, 27, 28, 29),
+        deck_cards(10, 11, 12, 19, 20, 30, 31, 32),
+    )
+    assert hand.actions == [] and hand.full_hand(Seat.S) == CardSet()
+
+
+@pytest.mark.parametrize("dealer", list(Seat))
+def test_r7_2_completed_deal_for_every_dealer_and_taker(dealer: Seat) -> None:
+    """R3.2 and R7.2 as written: place k after the dealer (P1 = 0) gets cards 3k+1 to 3k+3
+    and 13+2k, 14+2k; then from card 22, in order P1 to P4, 3 each but 2 to the taker, who
+    also has card 21. The contract made by the taker deals the same."""
+    for taker in Seat:
+        expected = [CardSet()] * 4
+        position = 22
+        for place in range(4):
+            seat = dealer.after(place + 1)
+            count = 2 if seat == taker else 3
+            numbers = [3 * place + 1, 3 * place + 2, 3 * place + 3, 13 + 2 * place, 14 + 2 * place]
+            numbers += range(position, position + count)
+            numbers += [21] if seat == taker else []
+            expected[seat] = deck_cards(*numbers)
+            position += count
+        hand = Hand.from_deck(DC_DECK, dealer)
+        assert hand.completed_deal(taker) == tuple(expected), (dealer, taker)
+        while hand.taker is None:  # the taker calls Sun at its first turn, the others pass
+            speaker = turn(hand)
+            assert speaker is not None
+            act(hand, f"{speaker.name} {'sun' if speaker == taker else 'pass'}")
+        assert hand.taker == taker
+        assert tuple(hand.full_hand(seat) for seat in Seat) == tuple(expected)
+
+
 def test_r3_2_deal_starts_at_the_dealers_right_for_any_dealer() -> None:
     hand = Hand.from_deck(DC_DECK, "N")  # P1 = W, P2 = S, P3 = E, P4 = N
     assert hand.hand(Seat.W) == deck_cards(1, 2, 3, 13, 14)

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from baloot.cli import main, random_match
+from baloot.cli import main
+from baloot.cli.random_matches import random_match
 from baloot.core.rules import KabootProjects, Rules, SunDoubleRule
-from baloot.records.record import Record, dumps
+from baloot.records.record import Record
+from baloot.records.writer import dumps
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -191,7 +191,7 @@ def test_random_out_writes_atomically(tmp_path: Path, monkeypatch: pytest.Monkey
         written.append(path)
         write_atomic(path, data)
 
-    monkeypatch.setattr("baloot.cli.write_atomic", spy)
+    monkeypatch.setattr("baloot.cli.random_matches.write_atomic", spy)
     assert main(["random", "--seed", "1", "--count", "2", "--out", str(tmp_path)]) == 0
     assert sorted(written) == sorted(tmp_path.iterdir()) and len(written) == 2
 

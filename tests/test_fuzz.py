@@ -25,8 +25,9 @@ from baloot.cli import main
 from baloot.core.cards import CARDS
 from baloot.core.errors import NotationError, RecordError
 from baloot.core.match import Match
-from baloot.records.record import Record, dumps, loads
+from baloot.records.record import Record, loads
 from baloot.records.replay import ReplayError, replay
+from baloot.records.writer import dumps
 
 
 def random_match_record(seed: int) -> dict[str, Any]:

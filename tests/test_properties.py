@@ -27,9 +27,10 @@ from baloot.core.errors import IllegalActionError
 from baloot.core.match import Match
 from baloot.core.rules import CHOICES, FLAG_NAMES
 from baloot.core.vocabulary import ContractKind, Level, Outcome
-from baloot.records.record import Record, dumps, loads
+from baloot.records.record import Record, loads
 from baloot.records.replay import replay
 from baloot.records.summary import hand_json
+from baloot.records.writer import dumps
 from baloot.view.seat_view import SeatView, heard
 
 MAX_ACTIONS = 200  # a hand has far fewer decisions than this

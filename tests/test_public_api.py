@@ -866,7 +866,8 @@ def test_the_core_imports_only_the_standard_library_and_itself() -> None:
 #: Every public name of :class:`Hand`: moving code among the core's private parts keeps them.
 HAND_NAMES = frozenset((
     "actions", "announced", "apply", "bidding", "bidding_length", "card_points", "check",
-    "contract", "copy", "current_trick", "dealer", "deck", "declared", "doubling", "exposed",
+    "completed_deal", "contract", "copy", "current_trick", "dealer", "deck", "declared",
+    "doubling", "exposed",
     "from_deck", "full_hand", "hand", "is_over", "knowledge", "legal_actions", "new",
     "next_dealer", "parse_action", "phase", "play_restriction", "played", "position", "projects",
     "question", "result", "round_two_start", "rules", "score_before", "shown_projects",

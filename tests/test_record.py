@@ -14,8 +14,9 @@ from baloot import Card, Seat
 from baloot.core.errors import RecordError
 from baloot.core.match import Match
 from baloot.core.rules import BalootOnLoss, FirstLead
-from baloot.records.record import HandRecord, Record, dumps, loads, loads_all
+from baloot.records.record import HandRecord, Record, loads, loads_all
 from baloot.records.replay import ReplayError, replay
+from baloot.records.writer import dumps
 
 # The example of record-format.md, as written there (comments included; the deck is
 # put in below only to keep the lines short).

@@ -26,7 +26,8 @@ from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import ROLES
 from baloot.core.rules import FirstLead
 from baloot.core.vocabulary import Phase
-from baloot.records.record import Record, dumps, loads
+from baloot.records.record import Record, loads
+from baloot.records.writer import dumps
 from baloot.server import Connection, Room, RoomError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.room import Outgoing, token_digest

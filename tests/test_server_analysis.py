@@ -22,7 +22,8 @@ from test_server import Seen, create
 
 from baloot.analysis import SolverAndBot, analyze_position, analyze_record
 from baloot.core.match import Match
-from baloot.records.record import Record, dumps, loads
+from baloot.records.record import Record, loads
+from baloot.records.writer import dumps
 from baloot.server.analyses import ANNULLED, IN_PROGRESS, Source
 from baloot.server.journal import TableConfig
 from baloot.server.storage import Store, open_store

@@ -49,8 +49,9 @@ from baloot.core.vocabulary import (
     Trick,
     TrickWord,
 )
-from baloot.records.record import Record, dump, dumps, load, loads
+from baloot.records.record import Record, load, loads
 from baloot.records.replay import Replay, ReplayError, replay
+from baloot.records.writer import dump, dumps
 from baloot.view.seat_view import SeatView
 
 __all__ = [

@@ -37,7 +37,8 @@ from baloot.core.match import Match
 from baloot.core.rules import CLASSIC, Rules
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat, Team
-from baloot.records.record import Record, dumps
+from baloot.records.record import Record
+from baloot.records.writer import dumps
 from baloot.table.players import Bot, BotError
 from baloot.view.seat_view import SeatView
 

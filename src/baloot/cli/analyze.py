@@ -37,12 +37,14 @@ from baloot.records.replay import ReplayError
 from baloot.words.strings import LANGUAGES, strings
 
 from .analysis_report import position_report, report
-from .files import Output, printable, read_record_text, silence_stdout
+from .files import LIMIT_NOTE, Output, printable, read_record_text, silence_stdout
 from .options import seed
 from .signals import until_interrupted
 
 HELP = "judge every decision of a record: exact values in hindsight, a bot's choice without"
-EPILOG = f"""Position K is the decision that a hand's action K made: K counts the hand's actions
+EPILOG = f"""{LIMIT_NOTE}
+
+Position K is the decision that a hand's action K made: K counts the hand's actions
 in the record from 1, as baloot replay numbers them in its messages ("action 13").
 Plays and declarations are judged by exact values (the solver, all four hands known): the
 hand's written score, the deciding team's minus the other's. Calls (bids, the trump,

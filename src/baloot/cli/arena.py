@@ -30,6 +30,12 @@ from .files import Output, check_writable_dir, printable, silence_stdout
 from .options import add_rules_arguments, rules_from_arguments, seed
 from .signals import until_interrupted
 
+HELP = "pit two bots against each other in duplicate games"
+EPILOG = """examples:
+  baloot arena heuristic random --matches 200 --jobs 2
+  baloot arena heuristic random --hands 1000 --seed 3 --json
+  baloot arena heuristic heuristic --matches 20 --out records/"""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arena's options."""

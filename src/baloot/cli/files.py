@@ -18,6 +18,10 @@ from baloot.records.atomic import write_atomic as write_atomic
 
 RECORD_LIMIT: Final = 16 * 1024 * 1024
 """The largest record file (or standard input) that ``replay`` and ``validate`` read: 16 MiB."""
+LIMIT_NOTE: Final = (
+    f"A record file (or standard input) may hold at most {RECORD_LIMIT // (1024 * 1024)} MiB."
+)
+"""The limit, as the help of the commands that read a record says it."""
 
 _BOM: Final = b"\xef\xbb\xbf"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baloot.records.record import dumps
+from baloot.records.writer import dumps
 from baloot.table import Table
 from baloot.words.strings import Strings
 

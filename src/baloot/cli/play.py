@@ -27,6 +27,18 @@ from .options import add_rules_arguments, rules_from_arguments, seed
 from .saving import SaveError, save_path
 from .terminal import GameConsole
 
+HELP = "play a match to 152 in the terminal against bots"
+EPILOG = """examples:
+  baloot play                          you sit South against three bots of the medium level
+  baloot play --seed 7 --lang ar       a reproducible match, in Arabic
+  baloot play --seat N --bots W=random,S=heuristic,E=random --save match.baloot
+  baloot play --rules federation --rule must_undertrump=true
+  baloot play --auto --save friday.baloot   a forced card plays itself; keep the match
+  baloot play --resume friday.baloot        go on with a saved or interrupted match
+
+while playing, type ? for the commands: l (last tricks), s (score sheet), u (undo),
+h (hint), c (claim the rest, Sawa)"""
+
 USAGE_ERROR = 2
 #: The longest pause after a trick that ``--delay`` takes, in seconds.
 MAX_DELAY = 10.0

@@ -267,15 +267,7 @@ class Bidding(HandState):
         self._trump = trump
         self._declarer = declarer
         self._bid_length = len(self._actions)
-        full = list(self._first5)
-        full[declarer] |= 1 << self._exposed
-        pos = 21
-        for seat in self._order:
-            count = 2 if seat == declarer else 3
-            for card in self._deck[pos : pos + count]:
-                full[seat] |= 1 << card
-            pos += count
-        self._full = self._hands = (full[0], full[1], full[2], full[3])
+        self._full = self._hands = self._completion(declarer)
         self._readings = None
         self._phase = DOUBLING
         self._step = 0
@@ -284,6 +276,22 @@ class Bidding(HandState):
             self._start_play()
         else:
             self._to_act = self._queue[0]
+
+    def _completion(self, taker: int) -> tuple[int, int, int, int]:
+        """Each seat's 8 cards (masks) once ``taker`` has taken the exposed card (R7.2).
+
+        The deck fixes them for any taker: the first five, the exposed card to the taker,
+        then from card 22 three to each seat from P1 on, but two to the taker.
+        """
+        full = list(self._first5)
+        full[taker] |= 1 << self._exposed
+        pos = 21
+        for seat in self._order:
+            count = 2 if seat == taker else 3
+            for card in self._deck[pos : pos + count]:
+                full[seat] |= 1 << card
+            pos += count
+        return (full[0], full[1], full[2], full[3])
 
     def _sun_double_allowed(self) -> bool:
         """R8.4 and #12: a Sun may be doubled only on certain match totals."""

@@ -241,6 +241,26 @@ class Hand(Bidding, Play, Results):
         """The 8 cards ``seat`` was dealt (empty before the deal is completed)."""
         return CardSet(self._full[_seat(seat)])
 
+    def completed_deal(self, taker: Seat | str) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        """The 8 cards of each seat (by seat) once ``taker`` takes the exposed card (R7.2).
+
+        The deck fixes the completion for whichever seat takes the card, so it can be asked
+        at any time, before the bidding ends too (``baloot deal --taker``); it is the rule the
+        hand itself deals by once the contract is made (then it equals :meth:`full_hand`).
+
+        >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+        >>> str(hand.hand("N")), str(hand.hand("W")), hand.exposed
+        ('As Ks Qs Th 9h', 'Js Ts 9s 8h 7h', Card('Td'))
+        >>> north, west, south, east = hand.completed_deal("W")
+        >>> str(north), str(west)
+        ('As Ks Qs Th 9h 9d 8d 7d', 'Js Ts 9s 8h 7h Td Ac Kc')
+        >>> _ = hand.apply("N sun")
+        >>> hand.taker, hand.completed_deal("N") == tuple(hand.full_hand(seat) for seat in Seat)
+        (<Seat.N: 0>, True)
+        """
+        hands = self._completion(_seat(taker))
+        return (CardSet(hands[0]), CardSet(hands[1]), CardSet(hands[2]), CardSet(hands[3]))
+
     @property
     def contract(self) -> Contract | None:
         """The contract once the bidding is over (the level grows during doubling)."""

@@ -1,7 +1,7 @@
-"""The ``baloot/1`` record format: read, check, write (``record-format.md``, #36–#41).
+"""The ``baloot/1`` record (``record-format.md``, #36–#41): the model, read and checked.
 
-Like the :mod:`json` module: :func:`loads`/:func:`load` read TOML or JSON, :func:`dumps`/
-:func:`dump` write it back, metadata included.
+Like the :mod:`json` module: :func:`loads`/:func:`load` read TOML or JSON; writing it back,
+metadata included, is :mod:`baloot.records.writer` (``dumps``/``dump``).
 
 Every number a record holds is bounded where it is read (:func:`loads` says how), so that
 nothing downstream meets a number it cannot write out; :meth:`Record.of` refuses what the
@@ -17,10 +17,6 @@ reader would, so that a record written is a record read.
 >>> record = loads(text)
 >>> record.metadata, record.hands[0].actions
 ({'event': 'Friday night'}, ['N pass', 'W sun'])
->>> loads(dumps(record)) == record
-True
->>> loads(dumps(record, json=True)) == record
-True
 """
 
 from __future__ import annotations
@@ -472,92 +468,3 @@ def _read_deck(value: Any, where: str) -> tuple[Card, ...]:
             raise RecordError(f"{where}deck: card {card.text} is repeated")
         seen.add(card)
     return tuple(cards)
-
-
-# ---------------------------------------------------------------------- writing
-
-
-def dumps(record: Record, *, json: bool = False) -> str:
-    """Write a record as TOML (canonical) or as one line of JSON."""
-    data = record.to_dict()
-    if json:
-        return jsonlib.dumps(data, ensure_ascii=False, default=_json_default)
-    return _toml(data)
-
-
-def dump(record: Record, fp: IO[str], *, json: bool = False) -> None:
-    """Write a record to an open text file."""
-    fp.write(dumps(record, json=json))
-    if json:
-        fp.write("\n")
-
-
-def _json_default(value: object) -> str:
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    raise TypeError(f"cannot write {type(value).__name__} in a record")
-
-
-def _toml(data: Mapping[str, Any]) -> str:
-    lines = []
-    hands = data.get("hands")
-    for key, value in data.items():
-        if key == "hands":
-            continue
-        if key == "actions":
-            lines.append(_toml_actions(value))
-        else:
-            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    for hand in hands or ():
-        lines.append("")
-        lines.append("[[hands]]")
-        lines.append(f"dealer = {_toml_value(hand['dealer'])}")
-        lines.append(f"deck = {_toml_value(hand['deck'])}")
-        lines.append(_toml_actions(hand["actions"]))
-    return "\n".join(lines) + "\n"
-
-
-def _toml_actions(actions: list[str]) -> str:
-    if not actions:
-        return "actions = []"
-    return "actions = [\n" + "".join(f"  {_toml_value(a)},\n" for a in actions) + "]"
-
-
-def _toml_key(key: str) -> str:
-    if key and all(c.isascii() and (c.isalnum() or c in "_-") for c in key):
-        return key
-    return _toml_string(key)
-
-
-def _toml_string(text: str) -> str:
-    out = ['"']
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, int | float):
-        return repr(value) if not isinstance(value, float) or value == value else "nan"
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
-        return value.isoformat()
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        items = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
-        return "{ " + items + " }" if items else "{}"
-    raise RecordError(f"cannot write {type(value).__name__} in a record")

@@ -42,8 +42,8 @@ from baloot.bots.clock import Clock, deciding
 from baloot.bots.external import close_all
 from baloot.core.errors import first_line
 from baloot.core.seats import Seat
-from baloot.records.record import dumps
 from baloot.records.summary import teams_json
+from baloot.records.writer import dumps
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
