@@ -61,6 +61,8 @@ ONE_HOME = {
         "protocol.js",
     ),
     "an action's verb split out": (r"split\([^)]*\)\[1\]", "protocol.js"),
+    "an action's text split into its words": (r"split\(/\\s\+/\)", "protocol.js"),
+    "a project's kind cut from its cards": (r'split\(":"\)', "protocol.js"),
     "whether the seat leads": (r"function isLeading\(", "protocol.js"),
 }
 
@@ -74,6 +76,14 @@ def test_a_helper_of_the_pages_is_written_in_one_module(what: str) -> None:
         if re.search(pattern, path.read_text(encoding="utf-8"))
     ]
     assert set(written) - {home} == set(), f"{what} is written in {sorted(written)}"
+
+
+def test_the_pages_draw_decisions_from_choices_never_from_legal() -> None:
+    """A view's ``choices`` are its legal actions read (``seat-view.md`` §2): no page reads
+    ``legal`` and splits its strings."""
+    for path in STATIC.glob("*.js"):
+        text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        assert not re.search(r"\.legal\b", text), f"{path.name} reads view.legal"
 
 
 def catalog(name: str) -> set[str]:

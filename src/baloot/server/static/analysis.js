@@ -4,7 +4,7 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
-import { SEATS } from "./protocol.js";
+import { SEATS, readAction } from "./protocol.js";
 import { actionLabel, contractText, playerLabel } from "./words.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
@@ -66,7 +66,7 @@ function withValue(text) {
 }
 
 function label(action, view) {
-  return action ? actionLabel(action, view) : "—";
+  return action ? actionLabel(readAction(action), view) : "—";
 }
 
 function decisionRow(decision, view, withBot) {
