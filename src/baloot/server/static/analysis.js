@@ -103,7 +103,7 @@ function renderDecisions(hand, analysis) {
   $("decisions").replaceChildren(
     headRow(head, (i) => i === 0 || i === 4),
     el("tbody", {}, rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "sub" }, t("analysis_no_decisions")))]));
-  $("analysis-forced").textContent = hand.forced ? t("analysis_forced", { n: hand.forced }) : "";
+  $("analysis-forced").textContent = hand.forced ? t("analysis_forced", { count: hand.forced }) : "";
 }
 
 function renderSummary(hand, analysis) {
@@ -140,7 +140,7 @@ function render(answer) {
   const hand = analysis.hands[0];
   status("");
   const result = hand.contract
-    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)), ns: hand.score.NS, ew: hand.score.EW })
+    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)), NS: hand.score.NS, EW: hand.score.EW })
     : t("annulled");
   $("analysis-contract").textContent = result;
   renderDecisions(hand, analysis);

@@ -455,7 +455,7 @@ function renderSheet() {
   const handNumber = match.hand;
   const result = view.result || match.hands[handNumber - 1];
   const { us, them } = usThem();
-  const items = [el("h2", {}, t("sheet_title", { n: handNumber }))];
+  const items = [el("h2", {}, t("sheet_title", { number: handNumber }))];
   if (result) {
     items.push(el("p", { class: "result" }, t("result_line", {
       contract: shortContract(result), us: result.score[us], them: result.score[them],
