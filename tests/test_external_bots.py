@@ -150,6 +150,8 @@ def test_the_sample_bot_plays_a_hand_through_the_protocol(tmp_path: Path) -> Non
     assert [m["id"] for m in acts] == list(range(1, len(acts) + 1))
     assert all(m["clock_ms"] == 1000 for m in acts)
     assert all(m["view"]["seat"] == "S" and m["view"]["legal"] for m in acts)
+    # ``choices`` are the table protocol's: a bot's view is the plain ``baloot-view/1``.
+    assert not any("choices" in m["view"] for m in said if "view" in m)
     assert [m["type"] for m in said[-2:]] == ["over", "bye"]
     over = said[-2]["view"]
     assert isinstance(over, dict) and over["phase"] == "over" and over["result"] is not None

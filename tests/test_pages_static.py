@@ -1,5 +1,6 @@
 """The pages as shipped: everything they load is in the package, nothing inline (the CSP
-forbids it), every module they import exists, and every word has English and Arabic."""
+forbids it), every module they import exists, and every word has English and Arabic, in one
+home: the pages' catalog, or the game's words of :mod:`baloot.words.pages`."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from baloot.core.projects import ProjectKind
 from baloot.core.rules import CHOICES
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Level, Phase, QuestionKind, TrickWord
+from baloot.words.pages import PAGE_WORDS, page_words
+from baloot.words.strings import TABLES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
 PAGES = ("lobby.html", "table.html", "history.html", "analysis.html")
@@ -42,11 +45,17 @@ def test_a_page_has_no_inline_script_style_or_handler(page: str) -> None:
     assert 'lang="{{lang}}" dir="{{dir}}"' in html
 
 
+#: The modules the server writes itself (``server.app``), by the path a page imports.
+WRITTEN_BY_THE_SERVER = {"/game-words.js"}
+
+
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_every_module_a_script_imports_is_shipped(script: str) -> None:
     text = (STATIC / script).read_text(encoding="utf-8")
     for name in re.findall(r'from "\./([^"]+)"', text):
         assert (STATIC / name).is_file(), f"{script} imports {name}"
+    for path in re.findall(r'from "(/[^"]+)"', text):
+        assert path in WRITTEN_BY_THE_SERVER, f"{script} imports {path}"
 
 
 #: The pages' helpers and what they read in the server's words (seats, bot players, action
@@ -61,6 +70,8 @@ ONE_HOME = {
         "protocol.js",
     ),
     "an action's verb split out": (r"split\([^)]*\)\[1\]", "protocol.js"),
+    "an action's text split into its words": (r"split\(/\\s\+/\)", "protocol.js"),
+    "a project's kind cut from its cards": (r'split\(":"\)', "protocol.js"),
     "whether the seat leads": (r"function isLeading\(", "protocol.js"),
 }
 
@@ -76,6 +87,14 @@ def test_a_helper_of_the_pages_is_written_in_one_module(what: str) -> None:
     assert set(written) - {home} == set(), f"{what} is written in {sorted(written)}"
 
 
+def test_the_pages_draw_decisions_from_choices_never_from_legal() -> None:
+    """A view's ``choices`` are its legal actions read (``seat-view.md`` §2): no page reads
+    ``legal`` and splits its strings."""
+    for path in STATIC.glob("*.js"):
+        text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        assert not re.search(r"\.legal\b", text), f"{path.name} reads view.legal"
+
+
 def catalog(name: str) -> set[str]:
     """The keys of one language's catalog in ``i18n.js``."""
     text = (STATIC / "i18n.js").read_text(encoding="utf-8")
@@ -85,21 +104,68 @@ def catalog(name: str) -> set[str]:
     return set(re.findall(entry, body.group(1), re.M))
 
 
+def entries(name: str) -> dict[str, str]:
+    """One language's catalog in ``i18n.js``, key → text (each text one plain string)."""
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    body = re.search(rf"^const {name} = \{{(.*?)^\}};", text, re.S | re.M)
+    assert body is not None, name
+    entry = r'(?:^|,)\s*"?([A-Za-z0-9_-]+)"?\s*:\s*"((?:[^"\\]|\\.)*)"'
+    return dict(re.findall(entry, body.group(1), re.M))
+
+
+def words_of(name: str) -> set[str]:
+    """Every key a page of language ``name`` may ask ``t`` for: its catalog's and the game's."""
+    return catalog(name) | set(PAGE_WORDS)
+
+
 def test_english_and_arabic_have_the_same_words() -> None:
     english, arabic = catalog("EN"), catalog("AR")
     assert len(english) > 100
     assert english - arabic == set() and arabic - english == set()
 
 
+def test_a_word_of_the_game_has_its_home_in_baloot_words_not_in_the_pages_catalog() -> None:
+    assert set(PAGE_WORDS) & (catalog("EN") | catalog("AR")) == set()
+    assert set(entries("EN")) == catalog("EN")
+
+
+#: Pages' words that read as a sentence of ``baloot.words`` by coincidence, not for saying the
+#: same thing: a column's "#" (the hand's number; the analysis' position), and "no" (a rule
+#: flag that is off; the word a player types at the terminal).
+COINCIDENCES = {"col_hand", "no"}
+
+
+def test_no_sentence_of_the_pages_copies_one_of_baloot_words() -> None:
+    """A sentence the terminal says too is shown from :mod:`baloot.words.pages`: the pages'
+    catalog holds no copy of it, in English and Arabic alike."""
+    english, arabic = entries("EN"), entries("AR")
+    theirs = {(TABLES["en"][key], TABLES["ar"][key]) for key in TABLES["en"]}
+
+    def plain(text: str) -> str:
+        return re.sub(r"\{\w+\}", "{}", text.replace('\\"', '"'))
+
+    theirs = {(plain(en), plain(ar)) for en, ar in theirs}
+    copies = {key for key in english if (plain(english[key]), plain(arabic[key])) in theirs}
+    assert copies - COINCIDENCES == set(), sorted(copies - COINCIDENCES)
+
+
+def test_the_game_words_a_page_shows_name_only_the_fields_a_page_fills() -> None:
+    """The pages fill ``{name}`` fields: no template of theirs has a format of Python's own."""
+    for lang in TABLES:
+        for key, text in page_words(lang).items():
+            assert re.sub(r"\{\w+\}", "", text).count("{") == 0, (lang, key, text)
+            assert "}" not in re.sub(r"\{\w+\}", "", text), (lang, key, text)
+
+
 def test_every_value_of_a_rule_flag_has_its_words() -> None:
     """The lobby offers each value of a flag that is not true/false by its words."""
-    known = catalog("EN")
+    known = words_of("EN")
     values = {value for values in CHOICES.values() for value in values}
     assert {f"choice_{value}" for value in values} - known == set()
 
 
 def test_every_word_a_page_asks_for_by_name_is_in_the_catalog() -> None:
-    known = catalog("EN")
+    known = words_of("EN")
     for path in [*STATIC.glob("*.js"), *STATIC.glob("*.html")]:
         text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
         asked = set(re.findall(r'\bt\("([A-Za-z0-9_-]+)"(?!\s*\+)', text))
@@ -130,7 +196,7 @@ OPTIONAL = {"preset_", "flag_"}
 
 
 def test_every_word_a_page_builds_at_run_time_is_in_both_catalogs() -> None:
-    english, arabic = catalog("EN"), catalog("AR")
+    english, arabic = words_of("EN"), words_of("AR")
     for path in STATIC.glob("*.js"):
         text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)
         for prefix in set(re.findall(r'\bt\("([A-Za-z0-9_-]+)"\s*\+', text)) - OPTIONAL:

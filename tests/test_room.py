@@ -29,7 +29,7 @@ from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, loads
 from baloot.records.writer import dumps
 from baloot.server import Connection, Room, RoomError
-from baloot.server.messages import MAX_MESSAGE
+from baloot.server.messages import MAX_MESSAGE, table_view
 from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
@@ -549,7 +549,7 @@ def test_undo_answers_ack_then_sends_everyone_a_snapshot_with_a_new_v() -> None:
     harness.deliver(out)
     assert [m["v"] for _, m in out[1:]] == [v + 1, v + 1]
     assert south.view == before
-    assert spectator.view == SeatView.of(harness.room.table.hand, None).to_json()
+    assert spectator.view == table_view(SeatView.of(harness.room.table.hand, None))
 
 
 def test_an_undone_actions_id_stays_remembered() -> None:

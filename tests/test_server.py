@@ -30,6 +30,8 @@ from baloot.records.replay import replay
 from baloot.server import hall as hall_module
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
+from baloot.words import LANGUAGES
+from baloot.words.pages import page_words
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -162,6 +164,16 @@ def test_pages_are_served_in_english_and_in_arabic_right_to_left(server: Server)
         assert "script-src 'self'" in english.headers["content-security-policy"]
         assert english.headers["referrer-policy"] == "no-referrer"
     assert server.client.get("/t/nonesuch").status_code == 404
+
+
+def test_the_game_words_the_pages_import_are_served_as_a_module(server: Server) -> None:
+    assert server.client is not None
+    response = server.client.get("/game-words.js")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    exported = response.text.split("export const GAME_WORDS = ", 1)[1].rstrip().removesuffix(";")
+    assert json.loads(exported) == {lang: page_words(lang) for lang in LANGUAGES}
 
 
 def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:

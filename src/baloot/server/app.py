@@ -5,7 +5,9 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
 - ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches,
   ``GET /t/ID/hands/N/analysis`` the analysis of a finished hand; each page in English or,
   with ``?lang=ar``, in Arabic from right to left. Their scripts and
-  styles are files of the package under ``/static``: no CDN, nothing fetched at run time.
+  styles are files of the package under ``/static``: no CDN, nothing fetched at run time;
+  ``GET /game-words.js`` the words of the game they put together themselves, from
+  :mod:`baloot.words.pages`, as the module their catalog imports.
 - ``GET /api/options`` the presets, flags, bots and timers a table may have, and the bot
   the lobby offers first;
   ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play;
@@ -53,6 +55,7 @@ from baloot.server.requests import TIMERS, CreateError
 from baloot.server.room import Connection, RoomError
 from baloot.server.storage import StorageError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
+from baloot.words.pages import page_words
 
 #: The largest HTTP request body the API reads, in bytes.
 MAX_BODY: Final = 64 * 1024
@@ -85,6 +88,14 @@ _HEADERS: Final = {
     "x-frame-options": "DENY",
 }
 
+#: The words of the game the pages put together themselves, as the module ``i18n.js`` imports.
+GAME_WORDS_MODULE: Final = (
+    "// The words of the game in every language, from baloot.words.pages.\n"
+    "export const GAME_WORDS = "
+    + json.dumps({lang: page_words(lang) for lang in LANGUAGES}, ensure_ascii=False, indent=1)
+    + ";\n"
+)
+
 
 def create_app(
     hall: Hall,
@@ -112,6 +123,7 @@ def create_app(
         Route("/history", _page("history")),
         Route("/t/{table}", api.table_page),
         Route("/t/{table}/hands/{hand}/analysis", api.analysis_page),
+        Route("/game-words.js", _game_words),
         Route("/api/options", api.options),
         Route("/api/tables", api.create, methods=["POST"]),
         Route("/api/tables", api.public),
@@ -175,6 +187,10 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
         return HTMLResponse(page_html(name, _lang(request)))
 
     return endpoint
+
+
+async def _game_words(_: Request) -> Response:
+    return Response(GAME_WORDS_MODULE, media_type="text/javascript")
 
 
 def _error(status: int, message: str) -> JSONResponse:

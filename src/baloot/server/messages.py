@@ -33,10 +33,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, assert_never
 
+from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
+from baloot.core.vocabulary import TrickWord
 from baloot.table.table import Event
 from baloot.view.seat_view import SeatView
 
@@ -157,6 +159,35 @@ class Refused(Exception):
         return cls(id_, error.code, error.reason)
 
 
+def table_view(view: SeatView) -> Message:
+    """``view`` as the table protocol sends it: the ``baloot-view/1`` object and its
+    ``choices``, the legal actions in the order of ``legal``, each in its parts, so that a
+    page never splits notation (``seat-view.md`` §2). A bot's view has no ``choices``.
+
+    >>> import random
+    >>> from baloot.core.hand import Hand
+    >>> hand = Hand.new(rng=random.Random(2))
+    >>> view = table_view(SeatView.of(hand, hand.to_act))
+    >>> view["legal"]
+    ['N hokum', 'N pass', 'N sun']
+    >>> view["choices"][1]
+    {'action': 'N pass', 'verb': 'pass', 'card': None, 'words': []}
+    """
+    return view.to_json() | {"choices": [_choice(action) for action in view.legal_in_order]}
+
+
+def _choice(action: Action) -> Message:
+    """One legal action in its parts: its text, its verb, its card and the words said with it
+    (Ekka, Baloot), in the order the record notation writes them."""
+    said = ((TrickWord.EKKA, action.ekka), (TrickWord.BALOOT, action.baloot))
+    return {
+        "action": str(action),
+        "verb": action.verb.value,
+        "card": None if action.card is None else action.card.text,
+        "words": [word.value for word, spoken in said if spoken],
+    }
+
+
 def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Message]:
     """The ``event`` message of an action, in each audience's version (``hand`` is the hand
     just after it)."""
@@ -166,7 +197,7 @@ def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Mess
             "type": "event",
             "v": v,
             "action": str(event.heard_by(audience)),
-            "view": SeatView.of(hand, audience).to_json(),
+            "view": table_view(SeatView.of(hand, audience)),
         }
 
     return build
@@ -176,7 +207,7 @@ def view_message(
     kind: str, hand: Hand, extra: Mapping[str, Any]
 ) -> Callable[[Seat | None, int], Message]:
     def build(audience: Seat | None, v: int) -> Message:
-        return {"type": kind, "v": v, "view": SeatView.of(hand, audience).to_json(), **extra}
+        return {"type": kind, "v": v, "view": table_view(SeatView.of(hand, audience)), **extra}
 
     return build
 

@@ -88,6 +88,7 @@ from baloot.server.messages import (
     event_message,
     parse,
     reject,
+    table_view,
     view_message,
 )
 from baloot.table.players import Bot, Player
@@ -558,7 +559,7 @@ class Room:
         return {
             "type": "snapshot",
             "v": self.v,
-            "view": self.table.view(audience).to_json(),
+            "view": table_view(self.table.view(audience)),
             "match": self.match_json(),
             "seats": self.seats_json(),
         }

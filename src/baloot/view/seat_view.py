@@ -175,6 +175,11 @@ class SeatView:
             seen = seen | CardSet([self.exposed])
         return CardSet.full() - seen
 
+    @property
+    def legal_in_order(self) -> tuple[Action, ...]:
+        """The legal actions in the order of the JSON ``legal``: sorted as plain strings."""
+        return tuple(sorted(self.legal, key=str))
+
     def to_json(self) -> dict[str, Any]:
         """The ``baloot-view/1`` object of ``seat-view.md`` §2."""
         question = self.question
@@ -220,7 +225,7 @@ class SeatView:
             "known": {seat.name: knowledge.to_json() for seat, knowledge in self.known.items()},
             "tricks_won": teams_json(self.tricks_won),
             "card_points": teams_json(self.card_points),
-            "legal": sorted(str(a) for a in self.legal),
+            "legal": [str(a) for a in self.legal_in_order],
             "question": None
             if question is None
             else {

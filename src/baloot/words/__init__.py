@@ -5,6 +5,15 @@ The layer between the bots and the interfaces: ``baloot play`` and ``baloot repl
 way from here. It imports the engine, the records, the view, the table and the bots, never an
 interface.
 
+Where words live: a sentence has one home. A sentence the terminal says (a call, a question,
+a suit, a score sheet's line, a hint, the engine's reasons, an analysis) lives here, and a web
+page that says it too shows it from here, never from a copy in the pages' catalog
+(``server/static/i18n.js``): worded by the server when the server holds what it words (a
+sheet, a hint: ``POST /api/words`` and the sheet endpoint), or, when the page puts it together
+itself, as one of :mod:`baloot.words.pages`, served as ``/game-words.js``. The pages' catalog
+holds only what the pages alone say: their links, forms, buttons, statuses and prompts, and
+the game's words in the pages' own wording.
+
 - :mod:`baloot.words.strings`: the catalogs (:data:`LANGUAGES`, :func:`strings`,
   :class:`Strings`, :func:`language` to check a language asked for) and the engine's reasons
   worded;
@@ -14,7 +23,9 @@ interface.
 - :mod:`baloot.words.sheet`: the score sheet (:func:`sheet_text`, and :func:`sheet_texts`
   for the JSON of a ``hand-over`` message);
 - :mod:`baloot.words.hints`: the heuristic bot's hints (:func:`hint_text`,
-  :func:`hint_lines`, and :func:`hint_texts` for the ``why`` of a ``hint`` message).
+  :func:`hint_lines`, and :func:`hint_texts` for the ``why`` of a ``hint`` message);
+- :mod:`baloot.words.pages`: the words of the game a web page puts together itself, under
+  the page's keys.
 
 What a web page sends back is checked before it is worded: :func:`sheet_texts` and
 :func:`hint_texts` refuse an unknown language, key or parameter with a one-line

@@ -4,7 +4,7 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
-import { SEATS } from "./protocol.js";
+import { SEATS, readAction } from "./protocol.js";
 import { actionLabel, contractText, playerLabel } from "./words.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
@@ -66,7 +66,7 @@ function withValue(text) {
 }
 
 function label(action, view) {
-  return action ? actionLabel(action, view) : "—";
+  return action ? actionLabel(readAction(action), view) : "—";
 }
 
 function decisionRow(decision, view, withBot) {
@@ -103,7 +103,7 @@ function renderDecisions(hand, analysis) {
   $("decisions").replaceChildren(
     headRow(head, (i) => i === 0 || i === 4),
     el("tbody", {}, rows.length ? rows : [el("tr", {}, el("td", { colspan: head.length, class: "sub" }, t("analysis_no_decisions")))]));
-  $("analysis-forced").textContent = hand.forced ? t("analysis_forced", { n: hand.forced }) : "";
+  $("analysis-forced").textContent = hand.forced ? t("analysis_forced", { count: hand.forced }) : "";
 }
 
 function renderSummary(hand, analysis) {
@@ -140,7 +140,7 @@ function render(answer) {
   const hand = analysis.hands[0];
   status("");
   const result = hand.contract
-    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)), ns: hand.score.NS, ew: hand.score.EW })
+    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)), NS: hand.score.NS, EW: hand.score.EW })
     : t("annulled");
   $("analysis-contract").textContent = result;
   renderDecisions(hand, analysis);

@@ -1,5 +1,6 @@
 // What the pages read in the server's words (baloot-view, baloot-table/1): seats and teams,
 // the phases, action notation ("S play Jd ekka") and players ("bot:NAME" or a person's name).
+// The one module that reads notation: every other page reads actions through readAction.
 
 /** The seats in the order of play. */
 export const SEATS = ["N", "W", "S", "E"];
@@ -30,10 +31,35 @@ export function otherTeam(team) {
   return team === "NS" ? "EW" : "NS";
 }
 
-/** An action's parts: "S play Jd ekka" → { seat: "S", verb: "play", args: ["Jd", "ekka"] }. */
-export function parseAction(action) {
-  const [seat, verb, ...args] = action.trim().split(/\s+/);
-  return { seat, verb, args };
+/**
+ * An action's text read into the parts of a view's `choices` (seat-view.md §2), with its seat
+ * and the arguments a choice keeps in its text (a suit, open or locked, the projects):
+ * "S play Jd ekka" → { action, seat: "S", verb: "play", card: "Jd", words: ["ekka"], args: [] },
+ * "W double locked" → { action, seat: "W", verb: "double", card: null, words: [], args: ["locked"] }.
+ * The legal actions come read, as view.choices; this is for what comes as text only (an event's
+ * action, the calls so far, a hint, an analysis) and for a choice's arguments.
+ */
+export function readAction(action) {
+  const [seat, verb, ...rest] = action.trim().split(/\s+/);
+  const played = verb === "play";
+  return {
+    action,
+    seat,
+    verb,
+    card: played ? rest[0] : null,
+    words: played ? rest.slice(1) : [],
+    args: played ? [] : rest,
+  };
+}
+
+/** The words said with a card of a trick, from its word in a view: "ekka baloot" → ["ekka", "baloot"]. */
+export function trickWords(word) {
+  return word ? word.split(" ") : [];
+}
+
+/** A project's kind, from a kind or a project with its cards: "sira:AhKhQh" → "sira". */
+export function projectKind(project) {
+  return project.split(":")[0];
 }
 
 /** Whether the seat to play leads the trick: no trick yet, the last one won, or none played. */

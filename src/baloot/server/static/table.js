@@ -2,12 +2,13 @@
 //
 // Testing contract (seat-view.md §4): every visible, enabled element that sends a decision
 // carries data-action = the action exactly as in view.legal (or "next"); nothing else does.
+// Decisions are drawn from view.choices, the legal actions already read (seat-view.md §2).
 // Every render rebuilds the decision controls from the current view, so none goes stale.
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
-import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, parseAction } from "./protocol.js";
+import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, readAction, trickWords } from "./protocol.js";
 import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
 import { TableConnection } from "./net.js";
 
@@ -79,7 +80,7 @@ function onChange(kind, message) {
   }
   if (kind === "snapshot" || kind === "event" || kind === "deal" || kind === "hand-over") {
     ui.pending = false;
-    const mine = kind === "event" && message.action && parseAction(message.action).seat === mySeat();
+    const mine = kind === "event" && message.action && readAction(message.action).seat === mySeat();
     if (mine || kind === "deal") ui.message = "";
     if (kind === "deal") ui.showLast = false;
   }
@@ -117,7 +118,7 @@ async function words(body) {
 }
 
 async function showHint(message) {
-  const choice = message.action ? actionLabel(message.action, conn.view) : "";
+  const choice = message.action ? actionLabel(readAction(message.action), conn.view) : "";
   ui.message = t("hint_line", { choice });
   render();
   if (!message.why || !message.why.length) return;
@@ -224,7 +225,8 @@ function lastCall(view, seat) {
   const part = view.phase === PHASE.doubling || (view.doubling.length && view.phase !== PHASE.playing) ? view.doubling : view.bidding;
   if (view.phase === PHASE.playing || view.phase === PHASE.over) return null;
   for (let i = part.length - 1; i >= 0; i -= 1) {
-    if (parseAction(part[i]).seat === seat) return actionLabel(part[i], { ...view, question: null });
+    const call = readAction(part[i]);
+    if (call.seat === seat) return actionLabel(call, { ...view, question: null });
   }
   return null;
 }
@@ -269,7 +271,7 @@ function renderSeats() {
 
 function trickCard(card, word, where, winner) {
   const node = el("div", { class: `played at-${where}${winner ? " winner" : ""}` }, cardElement(card));
-  if (word) node.append(el("span", { class: "word" }, word.split(" ").map((w) => t("w_" + w)).join(" · ")));
+  if (word) node.append(el("span", { class: "word" }, trickWords(word).map((w) => t("w_" + w)).join(" · ")));
   return node;
 }
 
@@ -310,7 +312,7 @@ function renderCenter() {
 
 function myTurn() {
   const view = conn.view;
-  return !!(view && mySeat() && view.to_act === mySeat() && view.legal.length);
+  return !!(view && mySeat() && view.to_act === mySeat() && view.choices.length);
 }
 
 function renderPrompt() {
@@ -351,23 +353,22 @@ function tick() {
   box.classList.toggle("low", left <= 5);
 }
 
-/** The legal plays, by card: the plain play first, any with words (ekka, baloot) after. */
-function playsByCard(legal) {
+/** The legal plays of view.choices, by card: the plain play first, any with words (ekka) after. */
+function playsByCard(choices) {
   const byCard = {};
-  for (const action of legal) {
-    const { verb, args } = parseAction(action);
-    if (verb !== "play") continue;
-    (byCard[args[0]] = byCard[args[0]] || []).push(action);
+  for (const choice of choices) {
+    if (choice.verb !== "play") continue;
+    (byCard[choice.card] = byCard[choice.card] || []).push(choice);
   }
-  for (const list of Object.values(byCard)) list.sort((a, b) => a.length - b.length);
+  for (const list of Object.values(byCard)) list.sort((a, b) => a.words.length - b.words.length);
   return byCard;
 }
 
-function actionButton(action, extraClass = "") {
+function actionButton(choice, extraClass = "") {
   return el("button", {
-    type: "button", class: "act " + extraClass, "data-action": action,
-    onclick: () => send(action),
-  }, actionLabel(action, conn.view));
+    type: "button", class: "act " + extraClass, "data-action": choice.action,
+    onclick: () => send(choice.action),
+  }, actionLabel(choice, conn.view));
 }
 
 function renderActions() {
@@ -375,13 +376,13 @@ function renderActions() {
   const view = conn.view;
   const buttons = [];
   if (myTurn() && !ui.pending) {
-    for (const action of view.legal) {
-      const { verb } = parseAction(action);
+    for (const choice of view.choices) {
+      const { verb } = choice;
       if (verb === "play") continue;
-      buttons.push(actionButton(action, verb === "pass" ? "pass" : verb === "declare" ? "declare" : ""));
+      buttons.push(actionButton(choice, verb === "pass" ? "pass" : verb === "declare" ? "declare" : ""));
     }
-    for (const list of Object.values(playsByCard(view.legal))) {
-      for (const action of list.slice(1)) buttons.push(actionButton(action, "variant"));
+    for (const list of Object.values(playsByCard(view.choices))) {
+      for (const choice of list.slice(1)) buttons.push(actionButton(choice, "variant"));
     }
   }
   box.replaceChildren(...buttons);
@@ -398,15 +399,15 @@ function renderHand() {
   }
   box.hidden = view.hand.length === 0;
   const trump = view.contract && view.contract.kind === "hokum" ? view.contract.trump : null;
-  const plays = myTurn() && !ui.pending ? playsByCard(view.legal) : {};
+  const plays = myTurn() && !ui.pending ? playsByCard(view.choices) : {};
   const anyPlay = Object.keys(plays).length > 0;
   const cards = sortHand(view.hand, trump).map((card) => {
-    const actions = plays[card];
+    const choices = plays[card];
     const attrs = { type: "button", class: "hand-card", "aria-label": cardText(card) };
-    if (actions) {
-      attrs["data-action"] = actions[0];
+    if (choices) {
+      attrs["data-action"] = choices[0].action;
       attrs.class += " legal";
-      attrs.onclick = () => send(actions[0]);
+      attrs.onclick = () => send(choices[0].action);
     } else {
       attrs.disabled = true;
       if (anyPlay) attrs.class += " illegal";
@@ -454,7 +455,7 @@ function renderSheet() {
   const handNumber = match.hand;
   const result = view.result || match.hands[handNumber - 1];
   const { us, them } = usThem();
-  const items = [el("h2", {}, t("sheet_title", { n: handNumber }))];
+  const items = [el("h2", {}, t("sheet_title", { number: handNumber }))];
   if (result) {
     items.push(el("p", { class: "result" }, t("result_line", {
       contract: shortContract(result), us: result.score[us], them: result.score[them],

@@ -2,7 +2,7 @@
 
 import { t } from "./i18n.js";
 import { SYMBOL, cardText, suitOf } from "./cards.js";
-import { LISTED_SEATS, PHASE, botName, isLeading, parseAction } from "./protocol.js";
+import { LISTED_SEATS, PHASE, botName, isLeading, projectKind, readAction } from "./protocol.js";
 
 export function suitWord(suit) {
   return `${SYMBOL[suit]} ${t("suit_" + suit)}`;
@@ -10,7 +10,7 @@ export function suitWord(suit) {
 
 /** "Sira + Fifty" from kinds like ["sira", "fifty"] (cards after ':' are dropped). */
 export function projectsText(kinds) {
-  return kinds.map((k) => t("project_" + k.split(":")[0])).join(t("joiner"));
+  return kinds.map((k) => t("project_" + projectKind(k))).join(t("joiner"));
 }
 
 /** A player in words: "bot expert" for "bot:expert", a person by the name given. */
@@ -26,9 +26,11 @@ export function playersText(players) {
     .join(" · ");
 }
 
-/** The words of one action without its seat, given the view it is legal in. */
-export function actionLabel(action, view) {
-  const { verb, args } = parseAction(action);
+/** The words of one action without its seat, given the view it is legal in: `choice` is one of
+ *  view.choices, or an action's text read by readAction. */
+export function actionLabel(choice, view) {
+  const { verb, card, words } = choice;
+  const { args } = readAction(choice.action); // a call's suit, open or locked, or projects
   const kind = view && view.question ? view.question.kind : null;
   switch (verb) {
     case "pass":
@@ -50,10 +52,7 @@ export function actionLabel(action, view) {
     case "four": return t("a_four_" + (args[0] || "open"));
     case "gahwa": return t("a_gahwa");
     case "declare": return t("a_declare", { p: projectsText(args) });
-    case "play": {
-      const words = args.slice(1).map((w) => t("w_" + w));
-      return [cardText(args[0]), ...words].join(" · ");
-    }
+    case "play": return [cardText(card), ...words.map((w) => t("w_" + w))].join(" · ");
     default:
       return [verb, ...args].join(" ");
   }
@@ -72,7 +71,7 @@ export function questionText(view, seatName) {
   }
   if (q.kind === "name-trump") return t("q_name-trump", { suit: exposedSuit });
   if (q.kind === "play") {
-    if (view.legal.some((a) => parseAction(a).verb === "declare")) return t("q_declare");
+    if (view.choices.some((c) => c.verb === "declare")) return t("q_declare");
     return isLeading(view) ? t("q_lead") : t("q_play");
   }
   return t("q_" + q.kind, { seat: about });
