@@ -256,8 +256,8 @@ def shown(value: Any, limit: int = SHOWN_LENGTH) -> str:
     ('null', '"x"', 'true', '2024-01-01', '[1, "a"]')
     >>> shown("a" * 100)
     '"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…'
-    >>> len(shown(16 ** 4000))
-    60
+    >>> len(shown(16 ** 4000)), shown("\\ud800")
+    (60, '"\\\\ud800"')
     """
     text = _show(value, limit + 1)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -270,7 +270,12 @@ def _show(value: Any, budget: int) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return jsonlib.dumps(value[:budget], ensure_ascii=False)
+        part = value[:budget]
+        try:
+            part.encode()
+        except UnicodeEncodeError:  # a lone surrogate (JSON may hold one) is written escaped
+            return jsonlib.dumps(part)
+        return jsonlib.dumps(part, ensure_ascii=False)
     if isinstance(value, int):
         if value.bit_length() > 4 * budget:  # too long to write out (or to convert at all)
             return ("-" if value < 0 else "") + hex(abs(value))[: budget + 2]

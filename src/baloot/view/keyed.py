@@ -11,18 +11,10 @@ ValueError: tricks: missing params EW
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
-
-def shown(value: object, limit: int = 40) -> str:
-    """``value`` as JSON on one line, cut to ``limit`` characters: for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError):
-        text = ascii(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+from baloot.records.record import shown
 
 
 def key_of(data: object, what: str) -> object:

@@ -113,8 +113,9 @@ from baloot.core.rules import KabootProjects, Rules
 from baloot.core.scoring import HandResult, HandScore
 from baloot.core.seats import Seat, Team
 from baloot.core.vocabulary import Contract, ContractKind, DecidedBy, Level, Outcome, Rounding
+from baloot.records.record import shown
 from baloot.records.summary import teams_json
-from baloot.view.keyed import key_of, keyed, shown
+from baloot.view.keyed import key_of, keyed
 
 #: A parameter's value: a JSON scalar, or a list of strings (a tuple here).
 Param = str | int | bool | None | tuple[str, ...]

@@ -31,7 +31,8 @@ from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.errors import NotationError
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
-from baloot.view.keyed import key_of, keyed, shown
+from baloot.records.record import shown
+from baloot.view.keyed import key_of, keyed
 
 from .strings import LANGUAGES, Strings, fields, language, strings
 
