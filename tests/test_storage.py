@@ -101,7 +101,7 @@ def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
     store: Store, opener: Opener
 ) -> None:
     with store._transaction() as run:
-        for table in ("analyses", "steps", "tables"):
+        for table in ("leases", "nodes", "analyses", "steps", "tables"):
             run(f"DROP TABLE {table}")
         run("DELETE FROM schema_version")
     again = opener()

@@ -5,7 +5,10 @@
   free of sockets and clocks; :mod:`~baloot.server.messages` reads and builds its messages.
 - :mod:`~baloot.server.journal` and :mod:`~baloot.server.storage`: what a table's storage
   keeps (its config and steps, the finished records), in SQLite or PostgreSQL;
-  :mod:`~baloot.server.group_commit` stores many tables' steps in one transaction.
+  :mod:`~baloot.server.group_commit` stores many tables' steps in one transaction;
+  :mod:`~baloot.server.leases` (which node serves which table) and
+  :mod:`~baloot.server.lobby` (the lobby across nodes) are parts of the store, on the
+  connection of :mod:`~baloot.server.transactions`.
 - :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
   :mod:`~baloot.server.requests` checks what a client asks of a new table.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);

@@ -3,7 +3,10 @@
 A :class:`Store` keeps each table's :class:`~baloot.server.journal.TableConfig` and its
 :class:`~baloot.server.journal.Step` values (to resume the tables in play after a restart),
 each finished match's record and summary (for the history and
-``GET /api/matches/ID/record``), and the analyses of finished hands once computed.
+``GET /api/matches/ID/record``), and the analyses of finished hands once computed; and, for
+several nodes over one database, the nodes' leases on tables (:mod:`~baloot.server.leases`)
+and the lobby across nodes (:mod:`~baloot.server.lobby`), on the connection and transactions
+of :mod:`~baloot.server.transactions`.
 :func:`open_store` picks the backend from its text: a ``postgresql://`` or ``postgres://``
 URL, otherwise a SQLite file path (``:memory:`` too).
 
@@ -13,8 +16,8 @@ them says which number comes first: a step that is not the next one is refused, 
 second copy of a table writing to the same journal fails loudly instead of mixing its steps
 in. The database's own failures (a full disk, a lost connection) are raised as
 :class:`StorageError`, one line each. Methods are synchronous and meant for one writer
-thread; a store may be used from a thread other than the one that opened it (a lock guards
-the connection).
+thread (but ``listen_lobby``, which opens an asynchronous listener); a store may be used from a
+thread other than the one that opened it (a lock guards the connection).
 
 SQLite runs in WAL mode with ``synchronous=FULL``: a commit is on disk when ``append``
 returns, so neither a crash nor a power cut loses an acknowledged step. Measured on the
@@ -45,7 +48,7 @@ so is one with tables but no version (its ``schema_version`` was emptied or drop
 >>> store.append("t1", [Step(StepKind.SEAT, v=3, seat=Seat.S)], first=0)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-baloot.server.storage.StorageError: table t1 goes on at step 1, not 0: another copy ...
+baloot.server.transactions.StorageError: table t1 goes on at step 1, not 0: another copy ...
 >>> store.match_record("t1")
 (<TableStatus.PLAYING: 'playing'>, None)
 >>> store.finish("t1", "format = 'baloot/1'\\n", {"winner": "NS"}, when=1700000900.0)
@@ -63,17 +66,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Final, Self
+from typing import Any, Final
 
 import psycopg
 from psycopg import sql
 
-from baloot.core.errors import BalootError, first_line
 from baloot.server.journal import KeptTable, Step, TableConfig
+from baloot.server.leases import Leases
+from baloot.server.lobby import Lobby
+from baloot.server.transactions import Run, dumps, read_json
+from baloot.server.transactions import StorageError as StorageError
 
 
 class TableStatus(StrEnum):
@@ -122,14 +126,31 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, hand)
         )""",
     ),
+    (
+        # Several nodes over one database (``baloot.server.leases``): each node, and the
+        # lease of the one node that serves a table.
+        """CREATE TABLE nodes (
+            name TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            load INTEGER NOT NULL,
+            heartbeat DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE leases (
+            table_id TEXT PRIMARY KEY REFERENCES tables (id),
+            node TEXT NOT NULL REFERENCES nodes (name),
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX leases_node ON leases (node)",
+        # The hand and the totals of a table in play, for the lobby of every node
+        # (``baloot.server.lobby``).
+        "ALTER TABLE tables ADD COLUMN hand INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE tables ADD COLUMN score_ns INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE tables ADD COLUMN score_ew INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
 _MIGRATION_LOCK: Final = 0x62616C6F6F74
-
-
-class StorageError(BalootError):
-    """The store cannot do what was asked: an unknown table, a database too new, a bad target."""
 
 
 def open_store(target: str, *, schema: str | None = None) -> Store:
@@ -148,7 +169,7 @@ def open_store(target: str, *, schema: str | None = None) -> Store:
             connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(name))
             connection.execute(sql.SQL("SET search_path TO {}").format(name))
             connection.commit()
-        return Store(connection, where)
+        return Store(connection, where, target)
     if schema is not None:
         raise StorageError("a schema applies to PostgreSQL only")
     try:
@@ -159,34 +180,25 @@ def open_store(target: str, *, schema: str | None = None) -> Store:
         lite.execute("PRAGMA busy_timeout = 5000")
     except sqlite3.Error as error:
         raise StorageError(f"cannot open the SQLite database {target}: {error}") from error
-    return Store(lite, f"SQLite database {target}")
+    return Store(lite, f"SQLite database {target}", target)
 
 
-class Store:
-    """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call."""
+class Store(Leases, Lobby):
+    """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
+    the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
+    nodes (:class:`~baloot.server.lobby.Lobby`)."""
 
-    def __init__(self, connection: sqlite3.Connection | psycopg.Connection[Any], where: str):
-        """Wrap an open connection (use :func:`open_store`) and migrate its schema."""
-        self._connection = connection
-        self._postgres = isinstance(connection, psycopg.Connection)
-        self._lock = threading.RLock()
-        self.where = where
-        """What the store is, for messages (no password)."""
+    def __init__(
+        self, connection: sqlite3.Connection | psycopg.Connection[Any], where: str, target: str
+    ) -> None:
+        """Wrap an open connection (use :func:`open_store`), opened from ``target``, and
+        migrate its schema."""
+        super().__init__(connection, where, target)
         self.migrated: list[int] = []
         """The schema versions this opening applied (empty when the database was current)."""
         self.check()  # before anything is read: a damaged file's rows are garbage
         self.migrate()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the connection; the store is unusable after."""
-        with self._lock:
-            self._connection.close()
+        self._lobby_channel = self._find_lobby_channel()
 
     # -- the schema ---------------------------------------------------------------------
 
@@ -215,7 +227,7 @@ class Store:
                 run("UPDATE schema_version SET version = ?", (version + 1,))
             self.migrated.append(version + 1)
 
-    def _version(self, run: _Run) -> int:
+    def _version(self, run: Run) -> int:
         """The schema version, making the ``schema_version`` table (at 0) when it is missing.
 
         A database without a version is new only if it has no ``tables`` table (which version
@@ -233,7 +245,7 @@ class Store:
         run("INSERT INTO schema_version (version) VALUES (0)")
         return 0
 
-    def _has_table(self, run: _Run, name: str) -> bool:
+    def _has_table(self, run: Run, name: str) -> bool:
         """Whether the table ``name`` exists where the store makes its tables (PostgreSQL: the
         connection's current schema)."""
         if self._postgres:
@@ -257,7 +269,7 @@ class Store:
                 " VALUES (?, ?, 'playing', ?, ?, ?)",
                 (
                     config.id,
-                    _dumps(config.to_json()),
+                    dumps(config.to_json()),
                     int(config.public),
                     config.created,
                     config.created,
@@ -284,7 +296,7 @@ class Store:
                 self._append(run, table_id, first, steps)
 
     @staticmethod
-    def _append(run: _Run, table_id: str, first: int, steps: Sequence[Step]) -> None:
+    def _append(run: Run, table_id: str, first: int, steps: Sequence[Step]) -> None:
         rows = run(
             "SELECT (SELECT MAX(n) FROM steps WHERE table_id = t.id) FROM tables t WHERE t.id = ?",
             (table_id,),
@@ -299,7 +311,7 @@ class Store:
             )
         run.many(
             "INSERT INTO steps (table_id, n, body) VALUES (?, ?, ?)",
-            ((table_id, n, _dumps(step.to_json())) for n, step in enumerate(steps, first)),
+            ((table_id, n, dumps(step.to_json())) for n, step in enumerate(steps, first)),
         )
 
     def playing(self) -> list[KeptTable]:
@@ -337,7 +349,7 @@ class Store:
             self._seen(run, table_id, when)
 
     @staticmethod
-    def _seen(run: _Run, table_id: str, when: float) -> None:
+    def _seen(run: Run, table_id: str, when: float) -> None:
         """Move the table's ``last_seen`` forward to ``when``."""
         run(
             "UPDATE tables SET last_seen = ? WHERE id = ? AND last_seen < ?",
@@ -387,7 +399,7 @@ class Store:
         when: float,
     ) -> None:
         """Set a table's final status, summary, record and time."""
-        text = None if summary is None else _dumps(summary)
+        text = None if summary is None else dumps(summary)
         with self._transaction() as run:
             self._known(run, table_id)
             run(
@@ -412,11 +424,11 @@ class Store:
             {
                 "id": id_,
                 "status": TableStatus(status),
-                "players": _read_json(config, "players") or {},
+                "players": read_json(config, "players") or {},
                 "public": bool(public),
                 "created": created,
                 "finished": finished,
-                "summary": None if summary is None else _read_json(summary),
+                "summary": None if summary is None else read_json(summary),
             }
             for id_, status, config, public, created, finished, summary in rows
         ]
@@ -454,7 +466,7 @@ class Store:
                 "INSERT INTO analyses (table_id, hand, digest, body, created)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (table_id, hand) DO UPDATE"
                 " SET digest = excluded.digest, body = excluded.body, created = excluded.created",
-                (table_id, hand, digest, _dumps(body), when),
+                (table_id, hand, digest, dumps(body), when),
             )
 
     # -- the connection -----------------------------------------------------------------
@@ -472,77 +484,8 @@ class Store:
                 f"the {self.where} is damaged ({problems[0][:200]}): restore it from a backup"
             )
 
-    def _known(self, run: _Run, table_id: str) -> None:
-        """Raise :class:`StorageError` unless the table is kept."""
-        if not run("SELECT 1 FROM tables WHERE id = ?", (table_id,)):
-            raise StorageError(f"unknown table {table_id}")
-
-    @contextmanager
-    def _transaction(self) -> Iterator[_Run]:
-        """One transaction under the lock: committed when the block ends, rolled back when
-        it raises."""
-        with self._lock:
-            connection = self._connection
-            try:
-                if isinstance(connection, sqlite3.Connection):
-                    connection.execute("BEGIN IMMEDIATE")
-                try:
-                    yield _Run(connection)
-                    connection.commit()
-                except BaseException:
-                    with suppress(sqlite3.Error, psycopg.Error):
-                        connection.rollback()
-                    raise
-            except (sqlite3.Error, psycopg.Error, OSError) as error:
-                raise StorageError(f"the {self.where} failed: {first_line(error)}") from error
-
-
-class _Run:
-    """Runs SQL written with ``?`` placeholders on either connection; the dialect lives here."""
-
-    def __init__(self, connection: sqlite3.Connection | psycopg.Connection[Any]) -> None:
-        self._connection = connection
-
-    def __call__(self, statement: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement and return its rows (none for a statement without a result)."""
-        if isinstance(self._connection, sqlite3.Connection):
-            return self._connection.execute(statement, parameters).fetchall()
-        with self._connection.cursor() as cursor:
-            cursor.execute(_postgres(statement), parameters)
-            return cursor.fetchall() if cursor.description is not None else []
-
-    def many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
-        """Run one statement for each row."""
-        if isinstance(self._connection, sqlite3.Connection):
-            self._connection.executemany(statement, rows)
-            return
-        with self._connection.cursor() as cursor:
-            cursor.executemany(_postgres(statement), rows)
-
-
-def _postgres(statement: str) -> sql.SQL:
-    """A statement with ``?`` placeholders in PostgreSQL's ``%s`` style."""
-    return sql.SQL(statement.replace("?", "%s"))
-
-
-def _read_json(text: str, key: str | None = None) -> Any:
-    """A kept JSON object (or its ``key``), None when the row cannot be read: a damaged row
-    of one table never stops a listing of all of them."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    return data if key is None else data.get(key)
-
 
 def _has_humans(config: str) -> bool:
     """True when a kept config names a human seat (a row that cannot be read has none: it is
     never closed as idle, and stays in storage as it is)."""
-    return bool(_read_json(config, "humans"))
-
-
-def _dumps(value: Any) -> str:
-    """Compact JSON text, as it is stored."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return bool(read_json(config, "humans"))

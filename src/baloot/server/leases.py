@@ -1,0 +1,195 @@
+"""Which node serves which table: the nodes sharing one database, and their leases on tables.
+
+Several ``baloot serve`` processes (nodes) may share the tables of one PostgreSQL database. A
+table lives in one node at a time, the one that holds its **lease**: a row saying which node
+serves it until when. A node registers under a name of its own with its public URL
+(:meth:`Leases.register_node`), beats its heartbeat with how many tables it serves
+(:meth:`Leases.heartbeat`), and renews its leases (:meth:`Leases.renew_leases`), every
+:data:`RENEW_SECONDS`; a lease it does not renew ends :data:`LEASE_SECONDS` after the last
+renewal. A node takes a lease before it restores or creates a table
+(:meth:`Leases.take_lease`): it gets it when nobody holds it, when its holder let it expire,
+or when it holds it already; otherwise it learns the holder, to send the connection there. A
+node stops serving a table as soon as a renewal no longer lists it (another node took it).
+New tables go to the least loaded live node (:meth:`Leases.live_nodes`). A lease is a promise,
+not a lock on the journal: should two nodes ever write one table, its step numbering
+(``Store.append(..., first=)``) refuses the second one's steps.
+
+Time is each node's clock, passed in (``now``, Unix seconds): the nodes' clocks must agree to
+well under ``LEASE_SECONDS - RENEW_SECONDS`` (NTP gives milliseconds). Every method is one
+transaction; :meth:`Leases.take_lease` is race-free on PostgreSQL (one ``INSERT … ON CONFLICT
+… DO UPDATE … WHERE`` locks the row, so of two nodes racing only one gets the lease) and on
+SQLite (``BEGIN IMMEDIATE``: one writer at a time), where it is as trivially true as it is
+for the one node a SQLite file serves.
+
+>>> from baloot.server.journal import TableConfig
+>>> from baloot.server.storage import open_store
+>>> store = open_store(":memory:")
+>>> store.create(TableConfig("t1", {"N": "bot:heuristic", "E": "bot:heuristic",
+...     "S": "Saad", "W": "bot:heuristic"}, ("S",), "classic", 7, None, True, {}, 1000.0))
+>>> store.register_node("a", "https://a.example", now=1000.0)
+>>> store.register_node("b", "https://b.example", now=1000.0)
+>>> store.take_lease("t1", "a", now=1000.0, ttl=LEASE_SECONDS).taken
+True
+>>> lease = store.take_lease("t1", "b", now=1001.0, ttl=LEASE_SECONDS)
+>>> lease.taken, lease.holder.name, lease.holder.url, lease.expires
+(False, 'a', 'https://a.example', 1006.0)
+>>> store.renew_leases("a", now=1002.0, ttl=LEASE_SECONDS)
+{'t1'}
+>>> store.holder("t1", now=1007.9).name
+'a'
+>>> store.holder("t1", now=1008.0) is None  # a paused: not renewed for LEASE_SECONDS
+True
+>>> store.take_lease("t1", "b", now=1008.0, ttl=LEASE_SECONDS).taken
+True
+>>> store.renew_leases("a", now=1008.5, ttl=LEASE_SECONDS)  # a learns it lost t1
+set()
+>>> store.heartbeat("a", load=0, now=1008.5)
+>>> store.heartbeat("b", load=1, now=1008.5)
+>>> [(node.name, node.load) for node in store.live_nodes(now=1009.0, ttl=LEASE_SECONDS)]
+[('a', 0), ('b', 1)]
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from baloot.server.transactions import StorageError, Transactions
+
+#: How long a lease lasts unrenewed, in seconds: three renewals, so that a node keeps its tables
+#: through two missed ones (a slow commit, a pause of the process), while the tables of a node
+#: that died wait at most this long before another node may restore them.
+LEASE_SECONDS: Final = 6.0
+
+#: How often a node renews its leases and beats its heartbeat, in seconds.
+RENEW_SECONDS: Final = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A node as the database knows it: its name, its public URL (where a connection to one
+    of its tables is sent), how many tables it serves and when it last said so."""
+
+    name: str
+    url: str
+    load: int
+    heartbeat: float
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """What :meth:`Leases.take_lease` got: the table's lease is ``holder``'s until
+    ``expires``; ``taken`` when the holder is the node that asked."""
+
+    table_id: str
+    holder: Node
+    expires: float
+    taken: bool
+
+
+_NODE_COLUMNS: Final = "n.name, n.url, n.load, n.heartbeat"
+
+
+class Leases(Transactions):
+    """The nodes and their leases on tables, kept beside the tables (a part of the Store)."""
+
+    # -- nodes --------------------------------------------------------------------------
+
+    def register_node(self, name: str, public_url: str, now: float) -> None:
+        """Make ``name`` a live node at ``public_url``, serving nothing: a node starting under
+        the name of an earlier run of its own drops that run's leases, whose tables it does not
+        hold in memory."""
+        with self._transaction() as run:
+            run(
+                "INSERT INTO nodes (name, url, load, heartbeat) VALUES (?, ?, 0, ?)"
+                " ON CONFLICT (name) DO UPDATE"
+                " SET url = excluded.url, load = 0, heartbeat = excluded.heartbeat",
+                (name, public_url, now),
+            )
+            run("DELETE FROM leases WHERE node = ?", (name,))
+
+    def heartbeat(self, name: str, load: int, now: float) -> None:
+        """Note that the node ``name`` is alive at ``now`` serving ``load`` tables; refused
+        (a :class:`StorageError`) for a node not registered."""
+        with self._transaction() as run:
+            if not run(
+                "UPDATE nodes SET load = ?, heartbeat = ? WHERE name = ? RETURNING name",
+                (load, now, name),
+            ):
+                raise StorageError(f"unknown node {name}: register it first")
+
+    def live_nodes(self, now: float, ttl: float) -> list[Node]:
+        """The nodes whose heartbeat is less than ``ttl`` seconds old, the least loaded first
+        (then by name): where a new table goes."""
+        with self._transaction() as run:
+            rows = run(f"SELECT {_NODE_COLUMNS} FROM nodes n WHERE n.heartbeat > ?", (now - ttl,))
+        return sorted((_node(row) for row in rows), key=lambda node: (node.load, node.name))
+
+    def forget_node(self, name: str) -> None:
+        """Drop the node ``name`` and its leases, at its clean shutdown: its tables may be
+        taken at once instead of when their leases expire."""
+        with self._transaction() as run:
+            run("DELETE FROM leases WHERE node = ?", (name,))
+            run("DELETE FROM nodes WHERE name = ?", (name,))
+
+    # -- leases -------------------------------------------------------------------------
+
+    def take_lease(self, table_id: str, node: str, now: float, ttl: float) -> Lease:
+        """The lease on the table for ``node`` until ``now + ttl`` (``taken``) if nobody holds
+        it, its holder let it expire or ``node`` holds it; else who holds it. Refused for an
+        unknown table or a node not registered."""
+        with self._transaction() as run:
+            self._known(run, table_id)
+            if not run("SELECT 1 FROM nodes WHERE name = ?", (node,)):
+                raise StorageError(f"unknown node {node}: register it first")
+            # One statement: on PostgreSQL the conflicting row is locked and its newest
+            # version judged, so that of two nodes racing for an expired lease one gets it.
+            taken = run(
+                "INSERT INTO leases (table_id, node, expires) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE"
+                " SET node = excluded.node, expires = excluded.expires"
+                " WHERE leases.expires <= ? OR leases.node = excluded.node"
+                " RETURNING node",
+                (table_id, node, now + ttl, now),
+            )
+            rows = run(
+                f"SELECT l.expires, {_NODE_COLUMNS} FROM leases l"
+                " JOIN nodes n ON n.name = l.node WHERE l.table_id = ?",
+                (table_id,),
+            )
+        expires, *holder = rows[0]
+        return Lease(table_id, _node(tuple(holder)), float(expires), bool(taken))
+
+    def renew_leases(self, node: str, now: float, ttl: float) -> set[str]:
+        """Renew every lease ``node`` holds until ``now + ttl``; the ids of their tables. A
+        table the node serves and that is missing was taken by another node (after its lease
+        expired): the node stops serving it."""
+        with self._transaction() as run:
+            rows = run(
+                "UPDATE leases SET expires = ? WHERE node = ? RETURNING table_id", (now + ttl, node)
+            )
+        return {str(table_id) for (table_id,) in rows}
+
+    def release_lease(self, table_id: str, node: str) -> None:
+        """Give up the lease on the table if ``node`` holds it (the table is over, or the node
+        stops serving it), so that another node may take it at once."""
+        with self._transaction() as run:
+            run("DELETE FROM leases WHERE table_id = ? AND node = ?", (table_id, node))
+
+    def holder(self, table_id: str, now: float) -> Node | None:
+        """The node whose lease on the table runs at ``now``; None when nobody's does (the
+        next node a connection reaches may take it)."""
+        with self._transaction() as run:
+            rows = run(
+                f"SELECT {_NODE_COLUMNS} FROM leases l JOIN nodes n ON n.name = l.node"
+                " WHERE l.table_id = ? AND l.expires > ?",
+                (table_id, now),
+            )
+        return _node(rows[0]) if rows else None
+
+
+def _node(row: tuple[Any, ...]) -> Node:
+    """A node from its row (name, url, load, heartbeat)."""
+    name, url, load, heartbeat = row
+    return Node(str(name), str(url), int(load), float(heartbeat))
