@@ -29,6 +29,7 @@ from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
 from baloot.server.messages import MAX_MESSAGE
+from baloot.server.requests import read_request
 from baloot.server.room import Outgoing, token_digest
 from baloot.table import Player, Table, WaitKind
 
@@ -119,7 +120,7 @@ def _views(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def one_human_room(seed: int = 3, **kwargs: Any) -> Room:
-    return Room.create({"S": "human"}, names={"S": "Saad"}, seed=seed, **kwargs)
+    return Room.create({Seat.S: Player.human("Saad")}, seed=seed, **kwargs)
 
 
 def south_to_act(seed: int = 3, **kwargs: Any) -> tuple[Harness, Client]:
@@ -244,7 +245,7 @@ def test_an_unknown_token_is_refused_with_close_code_4403() -> None:
 
 
 def test_each_human_seat_has_a_secret_token_and_bots_none() -> None:
-    room = Room.create({"S": "human", "N": "human"}, seed=1)
+    room = Room.create({Seat.S: Player.human("S"), Seat.N: Player.human("N")}, seed=1)
     assert set(room.tokens) == {Seat.S, Seat.N}
     assert all(len(token) >= 32 for token in room.tokens.values())
     assert room.tokens[Seat.S] != room.tokens[Seat.N]
@@ -589,7 +590,7 @@ def test_a_web_hint_is_the_best_bots_as_in_the_terminal_not_the_heuristic_bots()
 def test_a_seat_nobody_named_and_a_humans_stand_in_are_the_heuristic_bot() -> None:
     """seat-view.md §4: a seat the request leaves out is ``bot:heuristic``."""
     assert (ROLES.unnamed_seat, ROLES.stand_in) == ("heuristic", "heuristic")
-    room = Room.create({"S": "human"}, seed=1)
+    room = Room.create({Seat.S: Player.human("S")}, seed=1)
     assert {seat: player.label for seat, player in room.table.players.items()} == {
         Seat.N: "bot:heuristic", Seat.W: "bot:heuristic", Seat.S: "S", Seat.E: "bot:heuristic"
     }  # fmt: skip
@@ -603,7 +604,7 @@ def test_a_hint_out_of_turn_is_rejected_not_your_turn() -> None:
 
 
 def test_undo_and_hint_are_not_allowed_at_a_table_with_two_humans() -> None:
-    harness = Harness(Room.create({"S": "human", "N": "human"}, seed=5))
+    harness = Harness(Room.create({Seat.S: Player.human("S"), Seat.N: Player.human("N")}, seed=5))
     south = harness.connect(harness.room.tokens[Seat.S])
     harness.connect(harness.room.tokens[Seat.N])
     for kind in ("undo", "hint"):
@@ -690,12 +691,13 @@ def test_a_claim_that_does_not_hold_is_rejected_and_changes_nothing() -> None:
 
 
 def test_a_room_is_created_as_post_api_tables_describes_it() -> None:
-    room = Room.create({"S": "human", "E": "bot:random"}, names={"S": "Saad"}, seed=4)
+    asked = read_request({"seats": {"S": "human", "E": "bot:random"}, "names": {"S": "Saad"}})
+    room = Room.create(asked.players, seed=4)
     labels = {seat.name: room.table.players[seat].label for seat in Seat}
     assert labels == {"N": "bot:heuristic", "W": "bot:heuristic", "S": "Saad", "E": "bot:random"}
     assert len(room.table.match.hands) == 1
-    with pytest.raises(ValueError, match="neither"):
-        Room.create({"S": "robot"})
+    with pytest.raises(ValueError, match="'human' or 'bot:NAME'"):
+        read_request({"seats": {"S": "robot"}})
 
 
 # --------------------------------------------------------------------------- the journal
@@ -827,10 +829,10 @@ def test_resync_from_before_an_undo_answers_a_snapshot() -> None:
 def test_a_new_tables_seed_is_secret_wide_and_kept_in_its_record() -> None:
     """The decks of a match all come from its seed: one too narrow to try every value of
     could be found from the cards of its finished hands."""
-    seeds = [Room.create({"S": "human"}).table.seed for _ in range(16)]
+    seeds = [Room.create({Seat.S: Player.human("S")}).table.seed for _ in range(16)]
     assert all(seed is not None and 0 <= seed < 2**63 for seed in seeds)
     assert len(set(seeds)) == 16 and max(s for s in seeds if s is not None) >= 2**48
-    room = Room.create({"S": "human"})
+    room = Room.create({Seat.S: Player.human("S")})
     text = dumps(room.table.record())
     assert loads(text).metadata["x_seed"] == room.table.seed
 

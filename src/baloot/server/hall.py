@@ -202,10 +202,10 @@ class Hall:
         """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4): the 201 body."""
         if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
-        seats, names, rules, timer, public = read_request(request)
-        room = Room.create(seats, names, rules=rules)
+        asked = read_request(request)
+        room = Room.create(asked.players, rules=asked.rules)
         room.record_url = _record_url(room.id)
-        config = room.config(timer=timer, public=public, created=self.clock())
+        config = room.config(timer=asked.timer, public=asked.public, created=self.clock())
         await self._store(self.store.create, config)
         live = Live(room, config)
         self.tables[room.id] = live

@@ -29,7 +29,7 @@ a resync from before the hand's deal or an undo, gets a snapshot): what a room h
 small however many tables a server has, and no message sent again shows a card of another hand
 or one taken back.
 
->>> room = Room.create({"S": "human"}, names={"S": "Saad"}, seed=7, room_id="t1")
+>>> room = Room.create({Seat.S: Player.human("Saad")}, seed=7, room_id="t1")
 >>> south, first = room.connect(room.tokens[Seat.S])
 >>> [(message["type"], message["v"]) for _, message in first]
 [('snapshot', 1)]
@@ -189,32 +189,22 @@ class Room:
     @classmethod
     def create(
         cls,
-        seats: Mapping[str, str] | None = None,
-        names: Mapping[str, str] | None = None,
+        players: Mapping[Seat, Player] | None = None,
         rules: Rules | None = None,
         seed: int | None = None,
         room_id: str | None = None,
         history: int = HISTORY,
     ) -> Room:
-        """A room as ``POST /api/tables`` describes it: ``seats`` maps seat letters to
-        ``"human"`` or ``"bot:NAME"`` (a seat left out is ``bot:heuristic``), ``names`` gives
-        the humans' display names; ``history`` as for the constructor. The first hand is dealt
-        at once, from ``seed`` or else a secret one of :data:`SEED_BITS` bits. A bad seat or
-        player is a ``ValueError``; an unknown bot an :class:`~baloot.bots.UnknownBotError`.
+        """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
+        reads one): ``players`` seats its players, a seat left out is the bot of
+        :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history`` as for
+        the constructor. The first hand is dealt at once, from ``seed`` or else a secret one of
+        :data:`SEED_BITS` bits. An unknown bot is an :class:`~baloot.bots.UnknownBotError`.
         """
         seed = secrets.randbits(SEED_BITS) if seed is None else seed
-        wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
-        shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
-        players: dict[Seat, Player] = {}
-        for seat in Seat:
-            kind = wanted.get(seat, Player.bot(ROLES.unnamed_seat).label)
-            if kind == "human":
-                players[seat] = Player.human(shown.get(seat, seat.name))
-            elif kind.startswith("bot:"):
-                players[seat] = Player.parse(kind)
-            else:
-                raise ValueError(f"seat {seat.name}: {kind!r} is neither 'human' nor 'bot:NAME'")
-        return cls(_seated(players, rules, seed), room_id, history=history)
+        unnamed = Player.bot(ROLES.unnamed_seat)
+        seated = {seat: (players or {}).get(seat, unnamed) for seat in Seat}
+        return cls(_seated(seated, rules, seed), room_id, history=history)
 
     @classmethod
     def from_config(cls, config: TableConfig, steps: Sequence[Step] = (), **options: Any) -> Room:
