@@ -371,6 +371,7 @@ REJECTS = [
     ('{"type": "dance", "id": "c1"}', "unknown_type"),
     ('{"type": "act", "id": "c1", "action": "S fly"}', "bad_notation"),
     ('{"type": "act", "id": "c1", "action": "N pass"}', "not_your_seat"),
+    ('{"type": "act", "id": "c1", "action": "W no such verb"}', "not_your_seat"),
     ('{"type": "next", "id": "n1"}', "not_hand_over"),
     ('{"type": "claim", "id": "s1"}', "claim_not_proven"),
 ]

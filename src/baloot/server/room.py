@@ -369,12 +369,6 @@ class Room:
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
-        named = action.split(maxsplit=1)[0] if action.strip() else ""
-        if named in Seat.__members__ and named != seat.name:
-            error = IllegalActionError.of(
-                ReasonCode.NOT_YOUR_SEAT, action, seat=seat.name, other=named
-            )
-            raise Refused.illegal(id_, error)
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:

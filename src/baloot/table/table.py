@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from baloot.core.actions import Action, Verb
+from baloot.core.actions import Action, Verb, without_comment
 from baloot.core.cards import CardSet
 from baloot.core.claim import claim_order, sure_of_every_trick
 from baloot.core.errors import IllegalActionError
@@ -209,18 +209,20 @@ class Table:
         """Apply ``seat``'s decision if the rules allow it now; the events it caused.
 
         Raises :class:`~baloot.core.errors.NotationError` for text that is no action and
-        :class:`~baloot.core.errors.IllegalActionError` for an action the rules forbid now
-        (``not_your_seat`` for an action in another seat's name); nothing is applied then.
-        The Baloot word is announced for the player.
+        :class:`~baloot.core.errors.IllegalActionError` for an action the rules forbid now;
+        nothing is applied then. The seat the action is in the name of is checked first,
+        whatever follows it (as the engine checks the turn before the verb): an action in
+        another seat's name is ``not_your_seat``, also when the rest is no action or nobody may
+        act now. The Baloot word is announced for the player.
         """
+        named = _named_seat(action)
+        if named is not None and named != seat:
+            raise IllegalActionError.of(
+                ReasonCode.NOT_YOUR_SEAT, str(action), seat=seat.name, other=named.name
+            )
         self._check_playing()
         hand = self.hand
-        checked = hand.check(action)
-        if checked.seat != seat:
-            raise IllegalActionError.of(
-                ReasonCode.NOT_YOUR_SEAT, str(checked), seat=seat.name, other=checked.seat.name
-            )
-        return self._apply(hand.announced(checked))
+        return self._apply(hand.announced(hand.check(action)))
 
     def play_bot(self, seat: Seat | None = None) -> list[Event]:
         """Let the bot of the seat to act decide (for a human seat, its stand-in); the
@@ -347,6 +349,20 @@ class Table:
     ) -> Event:
         self.version += 1
         return Event(self.version, kind, self.hand_number, action, trick)
+
+
+def _named_seat(action: Action | str) -> Seat | None:
+    """The seat ``action`` is in the name of, read before anything else of it, as the engine
+    reads an action's text (its first word, a ``#`` comment left out); None when that word is
+    no seat (the engine then says why the text is no action).
+
+    >>> _named_seat("W garbage"), _named_seat("N#x pass"), _named_seat("fly"), _named_seat(" ")
+    (<Seat.W: 1>, <Seat.N: 0>, None, None)
+    """
+    if isinstance(action, Action):
+        return action.seat
+    words = without_comment(action).split() if isinstance(action, str) else []
+    return Seat.__members__.get(words[0]) if words else None
 
 
 def first_dealer(seed: int) -> Seat:
