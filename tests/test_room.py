@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -28,6 +28,7 @@ from baloot.core.rules import FirstLead
 from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, dumps, loads
 from baloot.server import Connection, Room, RoomError
+from baloot.server.journal import JournalError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.requests import read_request
 from baloot.server.room import Outgoing, token_digest
@@ -735,6 +736,20 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     assert [message for _, message in repeated] == [{"type": "ack", "id": "c1"}]
     assert again.v == room.v + 1  # only the seat message of the connection
     assert again.take_steps()[0] == len(kept)  # its journal goes on where it was
+
+
+def test_the_rooms_v_is_its_tables_history_and_a_stored_v_must_follow_it() -> None:
+    """One count of the history: every numbered message takes its event's ``v`` from the
+    table, ``seat`` messages included; a kept step whose ``v`` is not where taking it again
+    leads is refused, never believed."""
+    harness, south = south_to_act()
+    room = harness.room
+    assert room.v == room.table.version == south.v
+    _, kept = room.take_steps()
+    config = room.config(timer=None, public=False, created=1.0)
+    wrong = [*kept[:-1], replace(kept[-1], v=kept[-1].v + 1)]
+    with pytest.raises(JournalError, match=f"step {len(kept) - 1} has v"):
+        Room.from_config(config, wrong)
 
 
 def test_steps_are_taken_once_and_each_records_the_v_after_it() -> None:

@@ -173,6 +173,7 @@ BAD_ROWS = {
     "a step that is not JSON": (corrupt_step, "{not json"),
     "an unknown step kind": (corrupt_step, '{"kind": "jump", "v": 1, "actions": []}'),
     "an unknown seat": (corrupt_step, '{"kind": "seat", "v": 1, "seat": "Q"}'),
+    "a step whose v does not follow": (corrupt_step, '{"kind": "seat", "v": 99, "seat": "S"}'),
     "a step that cannot be replayed": (
         corrupt_step,
         '{"kind": "act", "v": 1, "seat": "S", "id": "x", "actions": ["S play As"]}',

@@ -139,6 +139,19 @@ def test_the_seat_an_action_names_is_checked_before_anything_else_of_it() -> Non
     assert table.hand.actions == before
 
 
+def test_a_change_of_seat_takes_its_place_in_the_history_and_changes_no_play() -> None:
+    table = one_human()
+    run_bots(table)
+    before, waiting, version = table.hand.actions, table.waiting(), table.version
+    (event,) = table.note_seat(Seat.S)
+    assert (event.v, event.kind, event.seat, event.action) == (
+        version + 1, EventKind.SEAT, Seat.S, None
+    )  # fmt: skip
+    assert table.version == event.v
+    assert table.hand.actions == before and table.waiting() == waiting
+    assert table.submit(Seat.S, "S pass")[0].v == event.v + 1
+
+
 def test_the_next_hand_waits_until_every_human_is_ready() -> None:
     table = one_human(seed=2)
     play_to_the_end_of_the_hand(table)

@@ -71,7 +71,7 @@ from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
-from baloot.server.journal import Step, StepKind, TableConfig
+from baloot.server.journal import JournalError, Step, StepKind, TableConfig
 from baloot.server.messages import (
     Act,
     AskHint,
@@ -174,7 +174,6 @@ class Room:
         self.token_digests = dict(token_digests)
         self.hint_bot: HintBot = hint_bot or BestHints(random.Random(0))
         self.record_url = record_url
-        self.v = 0
         self._seat_of = {digest: seat for seat, digest in self.token_digests.items()}
         self._history: deque[tuple[int, dict[Seat | None, str]]] = deque(maxlen=history)
         self._connections: list[Connection] = []
@@ -220,6 +219,11 @@ class Room:
         room.restore(steps)
         return room
 
+    @property
+    def v(self) -> int:
+        """The last number of the table's history: its table's :attr:`~Table.version`."""
+        return self.table.version
+
     def config(self, *, timer: float | None, public: bool, created: float) -> TableConfig:
         """What storage keeps to make this room again (:meth:`from_config`)."""
         table = self.table
@@ -249,9 +253,11 @@ class Room:
 
     def restore(self, steps: Sequence[Step]) -> None:
         """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
-        as they were. Nothing is sent; the history for ``resync`` starts afresh."""
+        as they were (a :class:`~baloot.server.journal.JournalError` for a step whose ``v`` is
+        not where taking it again leads). Nothing is sent; the history for ``resync`` starts
+        afresh."""
         table = self.table
-        for step in steps:
+        for number, step in enumerate(steps, self._taken):
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
@@ -263,9 +269,15 @@ class Room:
             elif step.kind is StepKind.UNDO:
                 assert step.seat is not None
                 table.undo(step.seat)
+            elif step.kind is StepKind.SEAT:
+                assert step.seat is not None
+                table.note_seat(step.seat)
             if step.seat is not None and step.id is not None:
                 self._remembered[step.seat].add(step.id)
-            self.v = step.v
+            if step.v != table.version:
+                raise JournalError(
+                    f"step {number} has v {step.v}, where the table is at {table.version}"
+                )
         self._taken += len(steps)
 
     def _journal(
@@ -276,7 +288,7 @@ class Room:
         events: Sequence[Event] = (),
     ) -> None:
         actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
-        self._steps.append(Step(kind, self.v, seat, id_, actions))
+        self._steps.append(Step(kind, self.table.version, seat, id_, actions))
 
     # ------------------------------------------------------------------ connections
 
@@ -549,16 +561,15 @@ class Room:
 
     def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
         """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
-        label = self._label(seat)
-        out = self._publish_same(
-            lambda v: {
-                "type": "seat",
-                "v": v,
-                "seat": seat.name,
-                "player": label,
-                "connected": connected,
-            }
-        )
+        (event,) = self.table.note_seat(seat)
+        message = {
+            "type": "seat",
+            "v": event.v,
+            "seat": seat.name,
+            "player": self._label(seat),
+            "connected": connected,
+        }
+        out = self._publish_each(event.v, lambda _: message)
         self._journal(StepKind.SEAT, seat)
         return out
 
@@ -568,27 +579,35 @@ class Room:
         that of the hand just after its action."""
         out: list[Outgoing] = []
         for event in events:
-            if event.kind is EventKind.ACTION:
-                assert event.action is not None
-                hand = self.table.hand
-                if before is not None:
-                    before.apply(event.action)
-                    hand = before
-                out.extend(self._publish_each(event_message(hand, event)))
-            elif event.kind is EventKind.HAND_OVER:
-                hand = self.table.hand
-                extra = {
-                    "match": self.match_json(),
-                    "sheet": sheet_json(explain(hand.result(), hand.rules)),
-                }
-                out.extend(self._publish_each(view_message("hand-over", hand, extra)))
-            elif event.kind is EventKind.DEAL:
-                extra = {"match": self.match_json()}
-                out.extend(self._publish_each(view_message("deal", self.table.hand, extra)))
-                self._restart_history()
-            else:  # an undo: a snapshot that supersedes the history
-                out.extend(self._publish_each(self._numbered_snapshot))
-                self._restart_history()
+            match event.kind:
+                case EventKind.ACTION:
+                    assert event.action is not None
+                    hand = self.table.hand
+                    if before is not None:
+                        before.apply(event.action)
+                        hand = before
+                    out.extend(self._publish_each(event.v, event_message(hand, event)))
+                case EventKind.HAND_OVER:
+                    hand = self.table.hand
+                    extra = {
+                        "match": self.match_json(),
+                        "sheet": sheet_json(explain(hand.result(), hand.rules)),
+                    }
+                    over = view_message("hand-over", event.v, hand, extra)
+                    out.extend(self._publish_each(event.v, over))
+                case EventKind.DEAL:
+                    extra = {"match": self.match_json()}
+                    deal = view_message("deal", event.v, self.table.hand, extra)
+                    out.extend(self._publish_each(event.v, deal))
+                    self._restart_history()
+                case EventKind.UNDO:  # a snapshot that supersedes the history; its v is the
+                    # undo's, the table's last event
+                    out.extend(self._publish_each(event.v, self._snapshot))
+                    self._restart_history()
+                case EventKind.SEAT:
+                    raise AssertionError("a seat event is published with its presence")
+                case never:
+                    assert_never(never)
         return out
 
     def _restart_history(self) -> None:
@@ -599,19 +618,11 @@ class Room:
         self._history.clear()
         self._history.append(last)
 
-    def _numbered_snapshot(self, audience: Seat | None, v: int) -> Message:
-        return self._snapshot(audience) | {"v": v}
-
-    def _publish_same(self, build: Callable[[int], Message]) -> list[Outgoing]:
-        """A numbered message that is the same for everyone."""
-        return self._publish_each(lambda _, v: build(v))
-
-    def _publish_each(self, build: Callable[[Seat | None, int], Message]) -> list[Outgoing]:
-        """A numbered message in each audience's version: the next ``v``, kept for resync,
-        and addressed to every open connection."""
-        self.v += 1
-        messages = {seat: build(seat, self.v) for seat in {c.seat for c in self._connections}}
-        self._history.append((self.v, {seat: json.dumps(m) for seat, m in messages.items()}))
+    def _publish_each(self, v: int, build: Callable[[Seat | None], Message]) -> list[Outgoing]:
+        """The message numbered ``v`` (its event's) in each audience's version: kept for
+        resync, and addressed to every open connection."""
+        messages = {seat: build(seat) for seat in {c.seat for c in self._connections}}
+        self._history.append((v, {seat: json.dumps(m) for seat, m in messages.items()}))
         return [(c, messages[c.seat]) for c in self._connections]
 
 

@@ -56,15 +56,17 @@ class EventKind(Enum):
     HAND_OVER = "hand-over"
     DEAL = "deal"
     UNDO = "undo"
+    SEAT = "seat"
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """One numbered step of the table's history.
 
-    ``v`` numbers the table's history (one sequence per table); ``hand`` is the number of the
-    hand it belongs to (from 1); ``action`` the action applied, as recorded (a listener hears
-    it as :meth:`heard_by` says); ``trick`` the trick that action completed.
+    ``v`` numbers the table's history (one sequence per table, the ``v`` of the table
+    protocol); ``hand`` is the number of the hand it belongs to (from 1); ``action`` the
+    action applied, as recorded (a listener hears it as :meth:`heard_by` says); ``trick`` the
+    trick that action completed; ``seat`` the seat a ``seat`` event is about.
     """
 
     v: int
@@ -72,6 +74,7 @@ class Event:
     hand: int
     action: Action | None = None
     trick: Trick | None = None
+    seat: Seat | None = None
 
     def heard_by(self, audience: Seat | None) -> Action | None:
         """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
@@ -108,7 +111,8 @@ class Table:
 
     ``players`` says who sits where; ``bots`` gives every seat a bot: the player of a bot
     seat, and for a human seat the stand-in that plays when the human claims the rest or runs
-    out of time.
+    out of time. ``version`` is the ``v`` of the last event of the table's history (0 before
+    any): the one count of it, which the server's messages carry.
     """
 
     def __init__(
@@ -271,6 +275,13 @@ class Table:
         self._ready.clear()
         return [self._event(EventKind.UNDO)]
 
+    def note_seat(self, seat: Seat) -> list[Event]:
+        """Who plays ``seat``, or whether they are there, changed (a human left or came back,
+        a bot stands in, an operator's program fails or recovers): the table's play is the
+        same, but its history takes the change in its place, so that every listener hears it
+        in order; the ``seat`` event."""
+        return [self._event(EventKind.SEAT, seat=seat)]
+
     def check_hint_allowed(self) -> None:
         """Hints, like undo, are only for a table with one human (``not_allowed``)."""
         self._check_single_human()
@@ -345,10 +356,14 @@ class Table:
         return events
 
     def _event(
-        self, kind: EventKind, action: Action | None = None, trick: Trick | None = None
+        self,
+        kind: EventKind,
+        action: Action | None = None,
+        trick: Trick | None = None,
+        seat: Seat | None = None,
     ) -> Event:
         self.version += 1
-        return Event(self.version, kind, self.hand_number, action, trick)
+        return Event(self.version, kind, self.hand_number, action, trick, seat)
 
 
 def _named_seat(action: Action | str) -> Seat | None:
