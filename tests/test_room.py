@@ -31,7 +31,8 @@ from baloot.server import Connection, Room, RoomError
 from baloot.server.journal import JournalError
 from baloot.server.messages import MAX_MESSAGE
 from baloot.server.requests import read_request
-from baloot.server.room import Outgoing, token_digest
+from baloot.server.room import Outgoing
+from baloot.server.seating import token_digest
 from baloot.table import Player, Table, WaitKind
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}
@@ -242,7 +243,7 @@ def test_an_unknown_token_is_refused_with_close_code_4403() -> None:
     with pytest.raises(RoomError) as refused:
         room.connect("not-a-token")
     assert refused.value.close_code == 4403
-    assert room.connections == ()
+    assert room.seating.connections == ()
 
 
 def test_each_human_seat_has_a_secret_token_and_bots_none() -> None:
@@ -729,7 +730,7 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     assert again.v == room.v
     assert Record.of(again.table.match) == Record.of(room.table.match)
     assert again.table.view(Seat.S) == room.table.view(Seat.S)
-    assert again.tokens == {} and again.token_digests == room.token_digests
+    assert again.tokens == {} and again.seating.token_digests == room.seating.token_digests
     back, first = again.connect(room.tokens[Seat.S])
     assert first[0][1]["view"] == south.view
     repeated = again.receive(back, json.dumps({"type": "act", "id": "c1", "action": "S pass"}))

@@ -33,7 +33,8 @@ from websockets.sync.client import connect as ws_connect
 from baloot.core.seats import Seat
 from baloot.server import hall as hall_module
 from baloot.server.hall import CLOSE_UNRESTORABLE, Hall
-from baloot.server.room import Room, RoomError
+from baloot.server.room import Room
+from baloot.server.seating import RoomError
 from baloot.server.storage import StorageError, Store, open_store
 
 
@@ -323,7 +324,7 @@ def test_a_connection_whose_message_cannot_be_sent_is_closed_and_its_seat_counts
         assert closed.value.code == 1011
         gone = watcher.until(lambda m: m["type"] == "seat" and m["seat"] == "S")
         assert gone["connected"] is False
-        assert not live.room.connected(Seat.S)
+        assert not live.room.seating.connected(Seat.S)
 
 
 # --------------------------------------------------------------------------- connections
@@ -354,7 +355,7 @@ def test_a_storage_failure_while_connecting_leaves_no_ghost_connection(
     deadline = time.monotonic() + WAIT
     while live.outboxes and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert live.outboxes == {} and not live.room.connected(Seat.S)
+    assert live.outboxes == {} and not live.room.seating.connected(Seat.S)
     with client.websocket_connect(f"/ws/tables/{table}") as spectator:
         watcher = Seen(spectator)
         assert watcher.receive()["seats"]["S"]["connected"] is False

@@ -50,7 +50,7 @@ from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server.hall import Hall, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
-from baloot.server.room import Connection, RoomError
+from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 

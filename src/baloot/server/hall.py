@@ -49,7 +49,8 @@ from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
 from baloot.server.messages import Message, Refused, parse, thinks
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Connection, Outgoing, Room, RoomError
+from baloot.server.room import Outgoing, Room
+from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError, Store, TableStatus
 from baloot.table.table import WaitKind
 from baloot.view.sheet import explain
@@ -329,7 +330,7 @@ class Hall:
     ) -> tuple[Live, Connection, Outbox] | None:
         """Connect to a table (None: no such table in play). A wrong token, a table that
         could not be restored or one that takes no more connections raises
-        :class:`~baloot.server.room.RoomError` (close code 4403, 4500, 1013); storage that
+        :class:`~baloot.server.seating.RoomError` (close code 4403, 4500, 1013); storage that
         fails while a table is restored, a :class:`StorageError`."""
         live = self.tables.get(table_id)
         if live is None and table_id in self._faulted:
@@ -345,7 +346,7 @@ class Hall:
                 raise RoomError(
                     "the table has as many connections as it takes; try later", CLOSE_TRY_AGAIN
                 )
-            if live.room.seat_of(token) is not None:
+            if live.room.seating.seat_of(token) is not None:
                 await self._seen(table_id)
             connection, out = live.room.connect(token)
             outbox = Outbox()
@@ -534,7 +535,7 @@ class Hall:
             assert seat is not None
             if live.config.timer is not None:
                 wait: float | None = live.config.timer
-            elif not room.connected(seat):
+            elif not room.seating.connected(seat):
                 wait = self.absent_wait
             else:
                 wait = None
