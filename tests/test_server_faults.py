@@ -92,14 +92,14 @@ def test_connections_during_a_restore_wait_for_one_and_the_same_copy_of_the_tabl
         await hall.start()
         try:
             created = await hall.create({"seats": {"S": "human", "N": "human"}})
-            table_id = created["table"]
+            table_id = created.id
             live = hall.tables[table_id]
             async with live.lock:
                 hall._fault(live, StorageError("disk full"))
             assert table_id not in hall.tables
             monkeypatch.setattr(Room, "from_config", counted)
             slowed(hall.store, "kept", 0.2)
-            tokens = [created["seats"][seat]["token"] for seat in ("S", "N", "S", "N")]
+            tokens = [created.tokens[seat] for seat in (Seat.S, Seat.N, Seat.S, Seat.N)]
             joined = await asyncio.gather(*(hall.connect(table_id, t) for t in [*tokens, None]))
             copies = {id(found[0]) for found in joined if found is not None}
             assert len(made) == 1 and len(copies) == 1 and None not in joined
@@ -122,7 +122,7 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
         try:
             humans = {seat: "human" for seat in "NESW"}  # no bot moves meanwhile
             created = await hall.create({"seats": humans})
-            table_id, token = created["table"], created["seats"]["S"]["token"]
+            table_id, token = created.id, created.tokens[Seat.S]
             joined = await hall.connect(table_id, token)
             assert joined is not None
             live, connection, _ = joined
@@ -372,7 +372,7 @@ def test_the_connection_cap_holds_when_many_connect_at_once(
         await hall.start()
         try:
             created = await hall.create({"seats": {"S": "human"}})
-            table_id, token = created["table"], created["seats"]["S"]["token"]
+            table_id, token = created.id, created.tokens[Seat.S]
             slowed(hall.store, "seen", 0.02)
             tried = await asyncio.gather(
                 *(hall.connect(table_id, token) for _ in range(12)), return_exceptions=True

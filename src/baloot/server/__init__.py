@@ -10,6 +10,7 @@
 - :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
   :mod:`~baloot.server.requests` checks what a client asks of a new table.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);
+  :mod:`~baloot.server.api_json`: what its API tells the pages of the tables;
   :mod:`~baloot.server.serve`: ``baloot serve``, on uvicorn as
   :mod:`~baloot.server.http_server` sets it up (timeouts, signals).
 """
