@@ -100,6 +100,7 @@ from baloot.view.sheet import to_json as sheet_json
 PROTOCOL: Final = "baloot-table/1"
 #: How many numbered steps a room keeps to answer ``resync``.
 HISTORY: Final = 256
+
 T = TypeVar("T")
 
 #: A message and the connection to send it to.
@@ -261,8 +262,8 @@ class Room:
 
         Returns it and the messages to send: its ``snapshot`` first, then, when the seat
         had no connection, the ``seat`` message saying it is connected, to every other
-        connection. An unknown token raises :class:`~baloot.server.seating.RoomError` (close code
-        4403).
+        connection. An unknown token raises :class:`~baloot.server.seating.RoomError`
+        (close code 4403).
         """
         seating = self.seating
         seat = seating.seat_of(token)
@@ -495,14 +496,17 @@ class Room:
     def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
         """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
         (event,) = self.table.note_seat(seat)
-        message = {
-            "type": "seat",
-            "v": event.v,
-            "seat": seat.name,
-            "player": self.seating.label(seat),
-            "connected": connected,
-        }
-        out = self._publish_each(event.v, lambda _: message)
+        label = self.seating.label(seat)
+        out = self._publish_each(
+            event.v,
+            lambda _: {
+                "type": "seat",
+                "v": event.v,
+                "seat": seat.name,
+                "player": label,
+                "connected": connected,
+            },
+        )
         self._journal(StepKind.SEAT, seat)
         return out
 
@@ -533,11 +537,10 @@ class Room:
                     deal = view_message("deal", event.v, self.table.hand, extra)
                     out.extend(self._publish_each(event.v, deal))
                     self._restart_history()
-                case EventKind.UNDO:  # a snapshot that supersedes the history; its v is the
-                    # undo's, the table's last event
+                case EventKind.UNDO:  # a snapshot that supersedes the history
                     out.extend(self._publish_each(event.v, self._snapshot))
                     self._restart_history()
-                case EventKind.SEAT:
+                case EventKind.SEAT:  # told by _publish_seat, which knows who is there
                     raise AssertionError("a seat event is published with its presence")
                 case never:
                     assert_never(never)
