@@ -36,6 +36,7 @@ from baloot.records.replay import replay
 from baloot.server.journal import Step, StepKind
 from baloot.server.room import Room
 from baloot.server.storage import open_store
+from baloot.table import Player
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -632,7 +633,7 @@ def test_a_table_that_could_not_be_restored_says_so_on_its_page(
     """Its kept steps cannot be replayed: the page says the table is kept but cannot be
     served, in the reader's language, instead of retrying for ever or calling it unknown."""
     with open_store(str(tmp_path / "tables.db")) as store:
-        room = Room.create({"S": "human"}, room_id="broken1")
+        room = Room.create({Seat.S: Player.human("S")}, room_id="broken1")
         store.create(room.config(timer=None, public=False, created=1.0))
         no_such_play = Step(StepKind.ACT, 1, Seat.S, "c1", ("S play As",))  # in the bidding
         store.append("broken1", [no_such_play], first=0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -29,8 +29,11 @@ from baloot.core.vocabulary import Phase
 from baloot.records.record import Record, loads
 from baloot.records.writer import dumps
 from baloot.server import Connection, Room, RoomError
+from baloot.server.journal import JournalError
 from baloot.server.messages import MAX_MESSAGE, table_view
-from baloot.server.room import Outgoing, token_digest
+from baloot.server.requests import read_request
+from baloot.server.room import Outgoing
+from baloot.server.seating import token_digest
 from baloot.table import Player, Table, WaitKind
 
 NUMBERED = {"event", "hand-over", "deal", "seat"}
@@ -120,7 +123,7 @@ def _views(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def one_human_room(seed: int = 3, **kwargs: Any) -> Room:
-    return Room.create({"S": "human"}, names={"S": "Saad"}, seed=seed, **kwargs)
+    return Room.create({Seat.S: Player.human("Saad")}, seed=seed, **kwargs)
 
 
 def south_to_act(seed: int = 3, **kwargs: Any) -> tuple[Harness, Client]:
@@ -241,11 +244,11 @@ def test_an_unknown_token_is_refused_with_close_code_4403() -> None:
     with pytest.raises(RoomError) as refused:
         room.connect("not-a-token")
     assert refused.value.close_code == 4403
-    assert room.connections == ()
+    assert room.seating.connections == ()
 
 
 def test_each_human_seat_has_a_secret_token_and_bots_none() -> None:
-    room = Room.create({"S": "human", "N": "human"}, seed=1)
+    room = Room.create({Seat.S: Player.human("S"), Seat.N: Player.human("N")}, seed=1)
     assert set(room.tokens) == {Seat.S, Seat.N}
     assert all(len(token) >= 32 for token in room.tokens.values())
     assert room.tokens[Seat.S] != room.tokens[Seat.N]
@@ -371,6 +374,7 @@ REJECTS = [
     ('{"type": "dance", "id": "c1"}', "unknown_type"),
     ('{"type": "act", "id": "c1", "action": "S fly"}', "bad_notation"),
     ('{"type": "act", "id": "c1", "action": "N pass"}', "not_your_seat"),
+    ('{"type": "act", "id": "c1", "action": "W no such verb"}', "not_your_seat"),
     ('{"type": "next", "id": "n1"}', "not_hand_over"),
     ('{"type": "claim", "id": "s1"}', "claim_not_proven"),
 ]
@@ -590,7 +594,7 @@ def test_a_web_hint_is_the_best_bots_as_in_the_terminal_not_the_heuristic_bots()
 def test_a_seat_nobody_named_and_a_humans_stand_in_are_the_heuristic_bot() -> None:
     """seat-view.md §4: a seat the request leaves out is ``bot:heuristic``."""
     assert (ROLES.unnamed_seat, ROLES.stand_in) == ("heuristic", "heuristic")
-    room = Room.create({"S": "human"}, seed=1)
+    room = Room.create({Seat.S: Player.human("S")}, seed=1)
     assert {seat: player.label for seat, player in room.table.players.items()} == {
         Seat.N: "bot:heuristic", Seat.W: "bot:heuristic", Seat.S: "S", Seat.E: "bot:heuristic"
     }  # fmt: skip
@@ -604,7 +608,7 @@ def test_a_hint_out_of_turn_is_rejected_not_your_turn() -> None:
 
 
 def test_undo_and_hint_are_not_allowed_at_a_table_with_two_humans() -> None:
-    harness = Harness(Room.create({"S": "human", "N": "human"}, seed=5))
+    harness = Harness(Room.create({Seat.S: Player.human("S"), Seat.N: Player.human("N")}, seed=5))
     south = harness.connect(harness.room.tokens[Seat.S])
     harness.connect(harness.room.tokens[Seat.N])
     for kind in ("undo", "hint"):
@@ -691,12 +695,13 @@ def test_a_claim_that_does_not_hold_is_rejected_and_changes_nothing() -> None:
 
 
 def test_a_room_is_created_as_post_api_tables_describes_it() -> None:
-    room = Room.create({"S": "human", "E": "bot:random"}, names={"S": "Saad"}, seed=4)
+    asked = read_request({"seats": {"S": "human", "E": "bot:random"}, "names": {"S": "Saad"}})
+    room = Room.create(asked.players, seed=4)
     labels = {seat.name: room.table.players[seat].label for seat in Seat}
     assert labels == {"N": "bot:heuristic", "W": "bot:heuristic", "S": "Saad", "E": "bot:random"}
     assert len(room.table.match.hands) == 1
-    with pytest.raises(ValueError, match="neither"):
-        Room.create({"S": "robot"})
+    with pytest.raises(ValueError, match="'human' or 'bot:NAME'"):
+        read_request({"seats": {"S": "robot"}})
 
 
 # --------------------------------------------------------------------------- the journal
@@ -726,13 +731,27 @@ def test_a_room_made_again_from_its_config_and_steps_is_the_same_table() -> None
     assert again.v == room.v
     assert Record.of(again.table.match) == Record.of(room.table.match)
     assert again.table.view(Seat.S) == room.table.view(Seat.S)
-    assert again.tokens == {} and again.token_digests == room.token_digests
+    assert again.tokens == {} and again.seating.token_digests == room.seating.token_digests
     back, first = again.connect(room.tokens[Seat.S])
     assert first[0][1]["view"] == south.view
     repeated = again.receive(back, json.dumps({"type": "act", "id": "c1", "action": "S pass"}))
     assert [message for _, message in repeated] == [{"type": "ack", "id": "c1"}]
     assert again.v == room.v + 1  # only the seat message of the connection
     assert again.take_steps()[0] == len(kept)  # its journal goes on where it was
+
+
+def test_the_rooms_v_is_its_tables_history_and_a_stored_v_must_follow_it() -> None:
+    """One count of the history: every numbered message takes its event's ``v`` from the
+    table, ``seat`` messages included; a kept step whose ``v`` is not where taking it again
+    leads is refused, never believed."""
+    harness, south = south_to_act()
+    room = harness.room
+    assert room.v == room.table.version == south.v
+    _, kept = room.take_steps()
+    config = room.config(timer=None, public=False, created=1.0)
+    wrong = [*kept[:-1], replace(kept[-1], v=kept[-1].v + 1)]
+    with pytest.raises(JournalError, match=f"step {len(kept) - 1} has v"):
+        Room.from_config(config, wrong)
 
 
 def test_steps_are_taken_once_and_each_records_the_v_after_it() -> None:
@@ -828,10 +847,10 @@ def test_resync_from_before_an_undo_answers_a_snapshot() -> None:
 def test_a_new_tables_seed_is_secret_wide_and_kept_in_its_record() -> None:
     """The decks of a match all come from its seed: one too narrow to try every value of
     could be found from the cards of its finished hands."""
-    seeds = [Room.create({"S": "human"}).table.seed for _ in range(16)]
+    seeds = [Room.create({Seat.S: Player.human("S")}).table.seed for _ in range(16)]
     assert all(seed is not None and 0 <= seed < 2**63 for seed in seeds)
     assert len(set(seeds)) == 16 and max(s for s in seeds if s is not None) >= 2**48
-    room = Room.create({"S": "human"})
+    room = Room.create({Seat.S: Player.human("S")})
     text = dumps(room.table.record())
     assert loads(text).metadata["x_seed"] == room.table.seed
 

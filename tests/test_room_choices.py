@@ -16,7 +16,7 @@ from test_room import Client, Harness
 
 from baloot import Seat
 from baloot.server import Room
-from baloot.table import WaitKind
+from baloot.table import Player, WaitKind
 
 #: Enough hands for every kind of choice to come up.
 HANDS = 2
@@ -51,7 +51,7 @@ def check_mirrors_legal(view: dict[str, Any]) -> None:
 
 
 def test_every_table_view_has_choices_that_mirror_legal_in_order_and_parts() -> None:
-    seats = {seat.name: "human" for seat in Seat}
+    seats = {seat: Player.human(seat.name) for seat in Seat}
     harness = Harness(Room.create(seats, seed=5))
     clients = {seat: harness.connect(harness.room.tokens[seat]) for seat in Seat}
     spectator = harness.connect(None)

@@ -23,6 +23,7 @@ from test_room import Harness
 from baloot import Seat
 from baloot.records.record import Record
 from baloot.server import Room
+from baloot.table import Player
 
 SEATS = ("S", "N")
 KINDS: tuple[str, ...] = ("legal", "legal", "legal", "illegal", "other_seat", "repeat", "next")
@@ -46,7 +47,7 @@ def answers(out: list[dict[str, Any]], id_: str) -> list[dict[str, Any]]:
 def test_any_mix_of_client_messages_keeps_the_protocols_promises(
     seed: int, steps: list[tuple[str, str, int]]
 ) -> None:
-    room = Room.create({"S": "human", "N": "human"}, seed=seed)
+    room = Room.create({Seat.S: Player.human("S"), Seat.N: Player.human("N")}, seed=seed)
     harness = Harness(room)
     clients = {
         "S": harness.connect(room.tokens[Seat.S]),

@@ -33,7 +33,8 @@ from websockets.sync.client import connect as ws_connect
 from baloot.core.seats import Seat
 from baloot.server import hall as hall_module
 from baloot.server.hall import CLOSE_UNRESTORABLE, Hall
-from baloot.server.room import Room, RoomError
+from baloot.server.room import Room
+from baloot.server.seating import RoomError
 from baloot.server.storage import StorageError, Store, open_store
 
 
@@ -91,14 +92,14 @@ def test_connections_during_a_restore_wait_for_one_and_the_same_copy_of_the_tabl
         await hall.start()
         try:
             created = await hall.create({"seats": {"S": "human", "N": "human"}})
-            table_id = created["table"]
+            table_id = created.id
             live = hall.tables[table_id]
             async with live.lock:
                 hall._fault(live, StorageError("disk full"))
             assert table_id not in hall.tables
             monkeypatch.setattr(Room, "from_config", counted)
             slowed(hall.store, "kept", 0.2)
-            tokens = [created["seats"][seat]["token"] for seat in ("S", "N", "S", "N")]
+            tokens = [created.tokens[seat] for seat in (Seat.S, Seat.N, Seat.S, Seat.N)]
             joined = await asyncio.gather(*(hall.connect(table_id, t) for t in [*tokens, None]))
             copies = {id(found[0]) for found in joined if found is not None}
             assert len(made) == 1 and len(copies) == 1 and None not in joined
@@ -121,7 +122,7 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
         try:
             humans = {seat: "human" for seat in "NESW"}  # no bot moves meanwhile
             created = await hall.create({"seats": humans})
-            table_id, token = created["table"], created["seats"]["S"]["token"]
+            table_id, token = created.id, created.tokens[Seat.S]
             joined = await hall.connect(table_id, token)
             assert joined is not None
             live, connection, _ = joined
@@ -173,6 +174,7 @@ BAD_ROWS = {
     "a step that is not JSON": (corrupt_step, "{not json"),
     "an unknown step kind": (corrupt_step, '{"kind": "jump", "v": 1, "actions": []}'),
     "an unknown seat": (corrupt_step, '{"kind": "seat", "v": 1, "seat": "Q"}'),
+    "a step whose v does not follow": (corrupt_step, '{"kind": "seat", "v": 99, "seat": "S"}'),
     "a step that cannot be replayed": (
         corrupt_step,
         '{"kind": "act", "v": 1, "seat": "S", "id": "x", "actions": ["S play As"]}',
@@ -322,7 +324,7 @@ def test_a_connection_whose_message_cannot_be_sent_is_closed_and_its_seat_counts
         assert closed.value.code == 1011
         gone = watcher.until(lambda m: m["type"] == "seat" and m["seat"] == "S")
         assert gone["connected"] is False
-        assert not live.room.connected(Seat.S)
+        assert not live.room.seating.connected(Seat.S)
 
 
 # --------------------------------------------------------------------------- connections
@@ -353,7 +355,7 @@ def test_a_storage_failure_while_connecting_leaves_no_ghost_connection(
     deadline = time.monotonic() + WAIT
     while live.outboxes and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert live.outboxes == {} and not live.room.connected(Seat.S)
+    assert live.outboxes == {} and not live.room.seating.connected(Seat.S)
     with client.websocket_connect(f"/ws/tables/{table}") as spectator:
         watcher = Seen(spectator)
         assert watcher.receive()["seats"]["S"]["connected"] is False
@@ -370,7 +372,7 @@ def test_the_connection_cap_holds_when_many_connect_at_once(
         await hall.start()
         try:
             created = await hall.create({"seats": {"S": "human"}})
-            table_id, token = created["table"], created["seats"]["S"]["token"]
+            table_id, token = created.id, created.tokens[Seat.S]
             slowed(hall.store, "seen", 0.02)
             tried = await asyncio.gather(
                 *(hall.connect(table_id, token) for _ in range(12)), return_exceptions=True

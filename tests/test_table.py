@@ -116,6 +116,42 @@ def test_a_seat_may_not_act_in_another_seats_name() -> None:
     assert refused.value.params == {"seat": "N", "other": "S"}
 
 
+def test_the_seat_an_action_names_is_checked_before_anything_else_of_it() -> None:
+    """Another seat's name is ``not_your_seat`` whatever follows it and whoever is to act; an
+    action in the seat's own name is then the engine's to judge (the turn before the verb)."""
+    table = one_human()
+    run_bots(table)
+    table.submit(Seat.S, "S pass")
+    assert table.waiting().kind is WaitKind.BOT
+    before = table.hand.actions
+    for text in ("W garbage", "N#x pass", "E pass"):
+        with pytest.raises(IllegalActionError) as refused:
+            table.submit(Seat.S, text)
+        assert refused.value.code == "not_your_seat", text
+    with pytest.raises(IllegalActionError) as refused:
+        table.submit(Seat.S, Action.parse("W pass"))
+    assert refused.value.params == {"seat": "S", "other": "W"}
+    with pytest.raises(IllegalActionError) as refused:
+        table.submit(Seat.S, "S fly")
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(NotationError):
+        table.submit(Seat.S, "X pass")
+    assert table.hand.actions == before
+
+
+def test_a_change_of_seat_takes_its_place_in_the_history_and_changes_no_play() -> None:
+    table = one_human()
+    run_bots(table)
+    before, waiting, version = table.hand.actions, table.waiting(), table.version
+    (event,) = table.note_seat(Seat.S)
+    assert (event.v, event.kind, event.seat, event.action) == (
+        version + 1, EventKind.SEAT, Seat.S, None
+    )  # fmt: skip
+    assert table.version == event.v
+    assert table.hand.actions == before and table.waiting() == waiting
+    assert table.submit(Seat.S, "S pass")[0].v == event.v + 1
+
+
 def test_the_next_hand_waits_until_every_human_is_ready() -> None:
     table = one_human(seed=2)
     play_to_the_end_of_the_hand(table)

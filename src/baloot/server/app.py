@@ -49,10 +49,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
+from baloot.server import api_json
 from baloot.server.hall import Hall, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
-from baloot.server.room import Connection, RoomError
+from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 from baloot.words.pages import page_words
@@ -281,10 +282,10 @@ class _Api:
         if self.create_rate and not self._may_create(request):
             return _error(429, f"at most {self.create_rate} new tables a minute; try later")
         try:
-            created = await self.hall.create(await _json_body(request))
+            room = await self.hall.create(await _json_body(request))
         except CreateError as error:
             return _error(503 if error.full else 400, str(error))
-        return JSONResponse(created, status_code=201)
+        return JSONResponse(api_json.created(room), status_code=201)
 
     def _may_create(self, request: Request) -> bool:
         address = request.client.host if request.client else ""
@@ -294,7 +295,7 @@ class _Api:
         return self.creators.setdefault(address, _Bucket(rate / 60, rate)).take()
 
     async def public(self, _: Request) -> Response:
-        return JSONResponse({"tables": self.hall.public_tables()})
+        return JSONResponse({"tables": api_json.public_tables(self.hall)})
 
     async def describe(self, request: Request) -> Response:
         described = await self._described(request)
@@ -306,7 +307,7 @@ class _Api:
         table_id = _table_id(request)
         if table_id is None:
             return None
-        return self.hall.describe(table_id) or await self.hall.stored_table(table_id)
+        return await api_json.described(self.hall, table_id)
 
     async def analysis_page(self, request: Request) -> Response:
         known = _number(request.path_params["hand"], MAX_HAND) is not None
@@ -320,7 +321,7 @@ class _Api:
         if number is None:
             return _error(400, "hand is the number of a finished hand")
         table_id = _table_id(request)
-        lines = None if table_id is None else self.hall.sheet(table_id, number)
+        lines = None if table_id is None else api_json.hand_sheet(self.hall, table_id, number)
         if lines is None:
             return _error(404, "no such finished hand at a table in play")
         return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request))})
@@ -340,8 +341,7 @@ class _Api:
         offset = _number(request.query_params.get("offset", "0"), MAX_OFFSET)
         if offset is None:
             return _error(400, f"offset is a whole number from 0 to {MAX_OFFSET}")
-        rows = await self.hall.history(50, offset)
-        return JSONResponse({"matches": rows})
+        return JSONResponse({"matches": await api_json.matches(self.hall, 50, offset)})
 
     async def record(self, request: Request) -> Response:
         table_id = _table_id(request)

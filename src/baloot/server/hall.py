@@ -1,4 +1,5 @@
-"""The hall: every table a server holds, its clock, its bots and its storage.
+"""The hall: every table a server holds, its clock, its bots and its storage; the tables'
+life cycle (what the pages are told of them is :mod:`~baloot.server.api_json`'s).
 
 A :class:`~baloot.server.room.Room` speaks the protocol without I/O or time; the hall gives it
 both. For every change of a table it stores the room's steps (in one writer thread, as a
@@ -49,11 +50,10 @@ from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
 from baloot.server.messages import Message, Refused, parse, thinks
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Connection, Outgoing, Room, RoomError
+from baloot.server.room import Outgoing, Room
+from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError, Store, TableStatus
 from baloot.table.table import WaitKind
-from baloot.view.sheet import explain
-from baloot.view.sheet import to_json as sheet_json
 
 log = logging.getLogger("baloot.server")
 
@@ -198,113 +198,30 @@ class Hall:
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4): the 201 body."""
+    async def create(self, request: Mapping[str, Any]) -> Room:
+        """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4), stored and in play:
+        its room (whose ``tokens`` are for whoever asked)."""
         if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
-        seats, names, rules, timer, public = read_request(request)
-        room = Room.create(seats, names, rules=rules)
-        room.record_url = _record_url(room.id)
-        config = room.config(timer=timer, public=public, created=self.clock())
+        asked = read_request(request)
+        room = Room.create(asked.players, rules=asked.rules)
+        room.record_url = record_url(room.id)
+        config = room.config(timer=asked.timer, public=asked.public, created=self.clock())
         await self._store(self.store.create, config)
         live = Live(room, config)
         self.tables[room.id] = live
         async with live.lock:
             self._schedule(live)
-        return {
-            "table": room.id,
-            "seats": {
-                seat.name: {"token": token, "url": f"/t/{room.id}?token={token}"}
-                for seat, token in room.tokens.items()
-            },
-            "spectate": f"/t/{room.id}",
-        }
+        return room
 
-    def public_tables(self) -> list[dict[str, Any]]:
-        """The public tables in play, for the lobby: spectator links only."""
-        out = []
-        for table_id, live in self.tables.items():
-            if not live.config.public or live.finished:
-                continue
-            table = live.room.table
-            out.append(
-                {
-                    "table": table_id,
-                    "spectate": f"/t/{table_id}",
-                    "players": dict(live.config.players),
-                    "hand": table.hand_number,
-                    "totals": teams_json(table.match.totals),
-                    "rules": live.config.rules,
-                }
-            )
-        return out
-
-    def describe(self, table_id: str) -> dict[str, Any] | None:
-        """What anyone may know of a table in memory (no token), or of one that could not be
-        restored; None for any other."""
-        live = self.tables.get(table_id)
-        if live is None:
-            if table_id not in self.unrestorable:
-                return None
-            return {
-                "table": table_id,
-                "status": TableStatus.UNRESTORABLE,
-                "error": "the table could not be restored from storage, where it is kept as it "
-                "was; the server's log says why",
-            }
-        config = live.config
-        return {
-            "table": table_id,
-            "rules": config.rules,
-            "timer": config.timer,
-            "public": config.public,
-            "players": dict(config.players),
-            "humans": list(config.humans),
-            "status": TableStatus.OVER if live.finished else TableStatus.PLAYING,
-        }
-
-    async def stored_table(self, table_id: str) -> dict[str, Any] | None:
-        """What anyone may know of a table no longer in memory (finished or closed)."""
-        found = await self._store(self.store.match_record, table_id)
-        if found is None:
-            return None
-        return {"table": table_id, "status": found[0]}
-
-    async def history(self, limit: int, offset: int) -> list[dict[str, Any]]:
-        """Finished and closed matches, newest first, as the history page lists them."""
-        rows = await self._store(self.store.history, limit, offset)
-        out = []
-        for row in rows:
-            summary = row["summary"] or {}
-            out.append(
-                {
-                    "id": row["id"],
-                    "status": row["status"],
-                    "players": row["players"],
-                    "totals": summary.get("totals"),
-                    "winner": summary.get("winner"),
-                    "finished": row["finished"],
-                    "record": _record_url(row["id"]),
-                    "analysis": f"/t/{row['id']}/hands/1/analysis",
-                }
-            )
-        return out
+    async def finished(self, limit: int, offset: int) -> list[dict[str, Any]]:
+        """Finished and closed matches, newest first, as storage keeps them
+        (:meth:`~baloot.server.storage.Store.history`)."""
+        return await self._store(self.store.history, limit, offset)
 
     async def match_record(self, table_id: str) -> tuple[TableStatus, str | None] | None:
         """A match's status and record (None while it is in play), or None if unknown."""
         return await self._store(self.store.match_record, table_id)
-
-    def sheet(self, table_id: str, number: int) -> list[dict[str, Any]] | None:
-        """The score sheet lines of the finished hand ``number`` (from 1) of a table in
-        memory, as its ``hand-over`` gave them; None if there is no such hand."""
-        live = self.tables.get(table_id)
-        if live is None:
-            return None
-        hands = live.room.table.match.hands
-        if not 1 <= number <= len(hands) or not hands[number - 1].is_over:
-            return None
-        hand = hands[number - 1]
-        return sheet_json(explain(hand.result(), hand.rules))
 
     async def analysis(self, table_id: str, number: int) -> Answer:
         """The analysis of hand ``number`` of a table, in play or over (``analyses``)."""
@@ -329,7 +246,7 @@ class Hall:
     ) -> tuple[Live, Connection, Outbox] | None:
         """Connect to a table (None: no such table in play). A wrong token, a table that
         could not be restored or one that takes no more connections raises
-        :class:`~baloot.server.room.RoomError` (close code 4403, 4500, 1013); storage that
+        :class:`~baloot.server.seating.RoomError` (close code 4403, 4500, 1013); storage that
         fails while a table is restored, a :class:`StorageError`."""
         live = self.tables.get(table_id)
         if live is None and table_id in self._faulted:
@@ -345,7 +262,7 @@ class Hall:
                 raise RoomError(
                     "the table has as many connections as it takes; try later", CLOSE_TRY_AGAIN
                 )
-            if live.room.seat_of(token) is not None:
+            if live.room.seating.seat_of(token) is not None:
                 await self._seen(table_id)
             connection, out = live.room.connect(token)
             outbox = Outbox()
@@ -476,7 +393,7 @@ class Hall:
         them as they are)."""
         try:
             config, steps = kept.read()
-            room = Room.from_config(config, steps, record_url=_record_url(kept.id))
+            room = Room.from_config(config, steps, record_url=record_url(kept.id))
         except Exception as error:
             reason = first_line(error)
             log.error("table %s could not be restored; it stays in storage: %s", kept.id, reason)
@@ -534,7 +451,7 @@ class Hall:
             assert seat is not None
             if live.config.timer is not None:
                 wait: float | None = live.config.timer
-            elif not room.connected(seat):
+            elif not room.seating.connected(seat):
                 wait = self.absent_wait
             else:
                 wait = None
@@ -627,7 +544,8 @@ class Hall:
                 self._drop(idle, 1001)
 
 
-def _record_url(table_id: str) -> str:
+def record_url(table_id: str) -> str:
+    """The address of the match record of the table ``table_id``."""
     return f"/api/matches/{table_id}/record"
 
 

@@ -188,14 +188,14 @@ def _choice(action: Action) -> Message:
     }
 
 
-def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Message]:
+def event_message(hand: Hand, event: Event) -> Callable[[Seat | None], Message]:
     """The ``event`` message of an action, in each audience's version (``hand`` is the hand
     just after it)."""
 
-    def build(audience: Seat | None, v: int) -> Message:
+    def build(audience: Seat | None) -> Message:
         return {
             "type": "event",
-            "v": v,
+            "v": event.v,
             "action": str(event.heard_by(audience)),
             "view": table_view(SeatView.of(hand, audience)),
         }
@@ -204,9 +204,12 @@ def event_message(hand: Hand, event: Event) -> Callable[[Seat | None, int], Mess
 
 
 def view_message(
-    kind: str, hand: Hand, extra: Mapping[str, Any]
-) -> Callable[[Seat | None, int], Message]:
-    def build(audience: Seat | None, v: int) -> Message:
+    kind: str, v: int, hand: Hand, extra: Mapping[str, Any]
+) -> Callable[[Seat | None], Message]:
+    """The message ``kind`` numbered ``v`` (a ``hand-over``, a ``deal``) that gives the view of
+    ``hand``, in each audience's version, with ``extra`` after it."""
+
+    def build(audience: Seat | None) -> Message:
         return {"type": kind, "v": v, "view": table_view(SeatView.of(hand, audience)), **extra}
 
     return build

@@ -3,14 +3,17 @@
 The protocol is normative in ``seat-view.md`` §4; a :class:`Room` is its transport-free
 heart. Messages are plain dicts (what goes over a WebSocket as JSON text), and the room does
 no I/O and reads no clock: no sockets, no sleeps, no timers. Whoever holds the room (a web
-server, a test) carries the messages and decides when time has passed.
+server, a test) carries the messages and decides when time has passed. The room answers
+client messages and builds the server's; who sits where (the seats' tokens, the connections,
+who plays for an absent human) is its :class:`~baloot.server.seating.Seating`.
 
 How a server drives it:
 
 - On a WebSocket handshake, :meth:`Room.connect` with the link's token (None for a
-  spectator). An unknown token raises :class:`RoomError`: close with its ``close_code``
-  (4403). Otherwise send the returned messages: the new connection's ``snapshot`` first, and
-  to the other connections the ``seat`` message that says the seat is back, if it is.
+  spectator). An unknown token raises :class:`~baloot.server.seating.RoomError`: close with
+  its ``close_code`` (4403). Otherwise send the returned messages: the new connection's
+  ``snapshot`` first, and to the other connections the ``seat`` message that says the seat
+  is back, if it is.
 - For every text frame, :meth:`Room.receive`; send each returned ``(connection, message)``
   in order (the acting connection's ``ack`` comes before the events of its action).
 - Whenever the table waits for a bot (:meth:`Room.waiting_for_bot`), call
@@ -20,7 +23,8 @@ How a server drives it:
 - Timers are the server's: 30 s after a ``hand-over`` it calls :meth:`Room.deal`.
 
 Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``snapshot``
-that follows an undo) takes the next table-wide ``v``, the same for every connection; each
+that follows an undo) takes the ``v`` of the table's event it tells (the table keeps the one
+count, :attr:`~baloot.table.Table.version`), the same for every connection; each
 connection gets the version of it for its own seat (its own view, the action as its seat
 heard it), so no message carries a card its seat may not know. The room keeps the last
 :data:`HISTORY` numbered steps of the hand in play to answer ``resync``, as JSON text and only
@@ -29,7 +33,7 @@ a resync from before the hand's deal or an undo, gets a snapshot): what a room h
 small however many tables a server has, and no message sent again shows a card of another hand
 or one taken back.
 
->>> room = Room.create({"S": "human"}, names={"S": "Saad"}, seed=7, room_id="t1")
+>>> room = Room.create({Seat.S: Player.human("Saad")}, seed=7, room_id="t1")
 >>> south, first = room.connect(room.tokens[Seat.S])
 >>> [(message["type"], message["v"]) for _, message in first]
 [('snapshot', 1)]
@@ -47,23 +51,18 @@ or one taken back.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import secrets
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import count, islice
+from itertools import islice
 from typing import Any, Final, Protocol, TypeVar, assert_never
 
-from baloot.bots.base import make_bot
 from baloot.bots.best_hints import BestHints
-from baloot.bots.guarded import GuardedBot
 from baloot.bots.heuristic import Hint
-from baloot.bots.levels import ROLES
 from baloot.core.actions import Action
-from baloot.core.errors import BalootError, IllegalActionError, NotationError
+from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.hand import Hand
 from baloot.core.match import TARGET
 from baloot.core.reasons import ReasonCode
@@ -71,7 +70,7 @@ from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
-from baloot.server.journal import Step, StepKind, TableConfig
+from baloot.server.journal import JournalError, Step, StepKind, TableConfig
 from baloot.server.messages import (
     Act,
     AskHint,
@@ -91,7 +90,8 @@ from baloot.server.messages import (
     table_view,
     view_message,
 )
-from baloot.table.players import Bot, Player
+from baloot.server.seating import Connection, Seating, seat_table
+from baloot.table.players import Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView
 from baloot.view.sheet import explain
@@ -101,37 +101,8 @@ from baloot.view.sheet import to_json as sheet_json
 PROTOCOL: Final = "baloot-table/1"
 #: How many numbered steps a room keeps to answer ``resync``.
 HISTORY: Final = 256
-#: Bits of a new table's secret seed. Every deck of the match comes from it, and a player
-#: sees the cards of each finished hand: with few bits they could try every seed against
-#: those cards and learn the decks still to come. 63 bits puts that out of reach and keeps
-#: the seed a 64-bit integer, as the record's ``x_seed`` (TOML) needs.
-SEED_BITS: Final = 63
-#: The close code for an unknown seat token.
-CLOSE_UNKNOWN_TOKEN: Final = 4403
 
 T = TypeVar("T")
-
-
-class RoomError(BalootError):
-    """A connection refused: ``close_code`` is the WebSocket close code to send."""
-
-    def __init__(self, message: str, close_code: int) -> None:
-        super().__init__(message)
-        self.close_code = close_code
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client connection: a seat's (``seat``) or a spectator's (None).
-
-    Several connections may hold one seat (one token used twice): each gets every message.
-    Compared by identity.
-    """
-
-    seat: Seat | None
-    number: int
-    open: bool = True
-
 
 #: A message and the connection to send it to.
 Outgoing = tuple[Connection, Message]
@@ -148,11 +119,12 @@ class HintBot(Protocol):
 class Room:
     """One table and its connections, speaking ``baloot-table/1`` as plain dicts.
 
-    ``tokens`` holds the secret token of each human seat (made here, given once to whoever
-    creates the table); ``v`` is the last number of the table's history. ``hint_bot``
-    answers ``hint`` (the terminal's :class:`~baloot.bots.best_hints.BestHints` unless given);
-    ``history`` bounds the numbered steps kept for ``resync``; ``record_url`` is the record's
-    address, shown in ``MATCH`` once the match is over.
+    ``seating`` says who sits where (:class:`~baloot.server.seating.Seating`: the tokens, the
+    connections, the stand-ins; ``token_digests`` brings a stored table's back); ``v`` is the
+    last number of the table's history. ``hint_bot`` answers ``hint`` (the terminal's
+    :class:`~baloot.bots.best_hints.BestHints` unless given); ``history`` bounds the numbered
+    steps kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once
+    the match is over.
     """
 
     def __init__(
@@ -167,55 +139,31 @@ class Room:
     ) -> None:
         self.table = table
         self.id = room_id if room_id is not None else secrets.token_urlsafe(9)
-        #: The tokens, known only to the room that made them (a restored room has digests).
-        self.tokens: dict[Seat, str] = {}
-        if token_digests is None:
-            self.tokens = {seat: secrets.token_urlsafe(24) for seat in table.humans}
-            token_digests = {seat: token_digest(token) for seat, token in self.tokens.items()}
-        self.token_digests = dict(token_digests)
+        self.seating = Seating(table, token_digests)
         self.hint_bot: HintBot = hint_bot or BestHints(random.Random(0))
         self.record_url = record_url
-        self.v = 0
-        self._seat_of = {digest: seat for seat, digest in self.token_digests.items()}
         self._history: deque[tuple[int, dict[Seat | None, str]]] = deque(maxlen=history)
-        self._connections: list[Connection] = []
-        self._numbers = count(1)
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
         self._taken = 0
-        self._stood_in: set[Seat] = set()
-        #: Bot seats whose operator's program failed, its stand-in playing for it.
-        self._failing: set[Seat] = set()
 
     @classmethod
     def create(
         cls,
-        seats: Mapping[str, str] | None = None,
-        names: Mapping[str, str] | None = None,
+        players: Mapping[Seat, Player] | None = None,
         rules: Rules | None = None,
         seed: int | None = None,
         room_id: str | None = None,
         history: int = HISTORY,
     ) -> Room:
-        """A room as ``POST /api/tables`` describes it: ``seats`` maps seat letters to
-        ``"human"`` or ``"bot:NAME"`` (a seat left out is ``bot:heuristic``), ``names`` gives
-        the humans' display names; ``history`` as for the constructor. The first hand is dealt
-        at once, from ``seed`` or else a secret one of :data:`SEED_BITS` bits. A bad seat or
-        player is a ``ValueError``; an unknown bot an :class:`~baloot.bots.UnknownBotError`.
+        """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
+        reads one): ``players`` seats its players, a seat left out is the bot of
+        :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history`` as for
+        the constructor. The first hand is dealt at once, from ``seed`` or else a secret one
+        (:func:`~baloot.server.seating.seat_table`). An unknown bot is an
+        :class:`~baloot.bots.UnknownBotError`.
         """
-        seed = secrets.randbits(SEED_BITS) if seed is None else seed
-        wanted = {Seat.coerce(seat, "seat"): kind for seat, kind in (seats or {}).items()}
-        shown = {Seat.coerce(seat, "seat"): name for seat, name in (names or {}).items()}
-        players: dict[Seat, Player] = {}
-        for seat in Seat:
-            kind = wanted.get(seat, Player.bot(ROLES.unnamed_seat).label)
-            if kind == "human":
-                players[seat] = Player.human(shown.get(seat, seat.name))
-            elif kind.startswith("bot:"):
-                players[seat] = Player.parse(kind)
-            else:
-                raise ValueError(f"seat {seat.name}: {kind!r} is neither 'human' nor 'bot:NAME'")
-        return cls(_seated(players, rules, seed), room_id, history=history)
+        return cls(seat_table(players or {}, rules, seed), room_id, history=history)
 
     @classmethod
     def from_config(cls, config: TableConfig, steps: Sequence[Step] = (), **options: Any) -> Room:
@@ -225,11 +173,22 @@ class Room:
             Seat[seat]: Player.human(label) if seat in config.humans else Player.parse(label)
             for seat, label in config.players.items()
         }
-        table = _seated(players, read_rules(config.rules)[0], config.seed)
+        table = seat_table(players, read_rules(config.rules)[0], config.seed)
         digests = {Seat[seat]: digest for seat, digest in config.tokens.items()}
         room = cls(table, config.id, token_digests=digests, **options)
         room.restore(steps)
         return room
+
+    @property
+    def v(self) -> int:
+        """The last number of the table's history: its table's :attr:`~Table.version`."""
+        return self.table.version
+
+    @property
+    def tokens(self) -> dict[Seat, str]:
+        """The secret token of each human seat, for whoever creates the table (none for a
+        table brought back from storage, which keeps only their digests)."""
+        return self.seating.tokens
 
     def config(self, *, timer: float | None, public: bool, created: float) -> TableConfig:
         """What storage keeps to make this room again (:meth:`from_config`)."""
@@ -243,7 +202,7 @@ class Room:
             seed=table.seed,
             timer=timer,
             public=public,
-            tokens={seat.name: digest for seat, digest in self.token_digests.items()},
+            tokens={seat.name: digest for seat, digest in self.seating.token_digests.items()},
             created=created,
         )
 
@@ -260,9 +219,11 @@ class Room:
 
     def restore(self, steps: Sequence[Step]) -> None:
         """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
-        as they were. Nothing is sent; the history for ``resync`` starts afresh."""
+        as they were (a :class:`~baloot.server.journal.JournalError` for a step whose ``v`` is
+        not where taking it again leads). Nothing is sent; the history for ``resync`` starts
+        afresh."""
         table = self.table
-        for step in steps:
+        for number, step in enumerate(steps, self._taken):
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
@@ -274,9 +235,15 @@ class Room:
             elif step.kind is StepKind.UNDO:
                 assert step.seat is not None
                 table.undo(step.seat)
+            elif step.kind is StepKind.SEAT:
+                assert step.seat is not None
+                table.note_seat(step.seat)
             if step.seat is not None and step.id is not None:
                 self._remembered[step.seat].add(step.id)
-            self.v = step.v
+            if step.v != table.version:
+                raise JournalError(
+                    f"step {number} has v {step.v}, where the table is at {table.version}"
+                )
         self._taken += len(steps)
 
     def _journal(
@@ -287,7 +254,7 @@ class Room:
         events: Sequence[Event] = (),
     ) -> None:
         actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
-        self._steps.append(Step(kind, self.v, seat, id_, actions))
+        self._steps.append(Step(kind, self.table.version, seat, id_, actions))
 
     # ------------------------------------------------------------------ connections
 
@@ -296,42 +263,27 @@ class Room:
 
         Returns it and the messages to send: its ``snapshot`` first, then, when the seat
         had no connection, the ``seat`` message saying it is connected, to every other
-        connection. An unknown token raises :class:`RoomError` (close code 4403).
+        connection. An unknown token raises :class:`~baloot.server.seating.RoomError`
+        (close code 4403).
         """
-        seat = self.seat_of(token)
+        seating = self.seating
+        seat = seating.seat_of(token)
         out: list[Outgoing] = []
-        if seat is not None and not self.connected(seat):
-            self._stood_in.discard(seat)
+        if seat is not None and not seating.connected(seat):
+            seating.back(seat)
             out = self._publish_seat(seat, True)
-        connection = Connection(seat, next(self._numbers))
-        self._connections.append(connection)
+        connection = seating.join(seat)
         return connection, [(connection, self._snapshot(seat)), *out]
-
-    def seat_of(self, token: str | None) -> Seat | None:
-        """The seat of ``token`` (None: a spectator's connection); an unknown token raises
-        :class:`RoomError` (close code 4403)."""
-        if token is None:
-            return None
-        seat = self._seat_of.get(token_digest(token))
-        if seat is None:
-            raise RoomError("unknown seat token", CLOSE_UNKNOWN_TOKEN)
-        return seat
 
     def disconnect(self, connection: Connection) -> list[Outgoing]:
         """``connection`` is closed; a ``seat`` message when its seat has none left."""
         if not connection.open:
             return []
-        connection.open = False
-        self._connections.remove(connection)
+        self.seating.leave(connection)
         seat = connection.seat
-        if seat is None or self.connected(seat):
+        if seat is None or self.seating.connected(seat):
             return []
         return self._publish_seat(seat, False)
-
-    @property
-    def connections(self) -> tuple[Connection, ...]:
-        """The open connections."""
-        return tuple(self._connections)
 
     # ------------------------------------------------------------------ client messages
 
@@ -380,12 +332,6 @@ class Room:
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
-        named = action.split(maxsplit=1)[0] if action.strip() else ""
-        if named in Seat.__members__ and named != seat.name:
-            error = IllegalActionError.of(
-                ReasonCode.NOT_YOUR_SEAT, action, seat=seat.name, other=named
-            )
-            raise Refused.illegal(id_, error)
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:
@@ -490,14 +436,13 @@ class Room:
         waiting = self.table.waiting()
         if waiting.kind is not WaitKind.HUMAN or waiting.seat != seat:
             return []
-        connected = self.connected(seat)
+        connected = self.seating.connected(seat)
         out: list[Outgoing] = []
-        if seat not in self._stood_in:
-            self._stood_in.add(seat)
+        if self.seating.stand_in(seat):
             out += self._publish_seat(seat, connected)
         out += self._bot_plays(seat)
         if connected:
-            self._stood_in.discard(seat)
+            self.seating.back(seat)
             out += self._publish_seat(seat, True)
         return out
 
@@ -511,11 +456,8 @@ class Room:
         """A ``seat`` message for each operator's program that has just failed (not
         connected: its stand-in plays) or decided well again (connected)."""
         out: list[Outgoing] = []
-        for seat, bot in self.table.bots.items():
-            failing = isinstance(bot, GuardedBot) and bot.failing
-            if failing != (seat in self._failing):
-                self._failing ^= {seat}
-                out += self._publish_seat(seat, not failing)
+        for seat in self.seating.programs_changed():
+            out += self._publish_seat(seat, self.seating.connected(seat))
         return out
 
     # ------------------------------------------------------------------ what is sent
@@ -537,23 +479,11 @@ class Room:
 
     def seats_json(self) -> Message:
         """Each seat's player and whether it is connected (a bot always is)."""
+        seating = self.seating
         return {
-            seat.name: {"player": self._label(seat), "connected": self.connected(seat)}
+            seat.name: {"player": seating.label(seat), "connected": seating.connected(seat)}
             for seat in Seat
         }
-
-    def _label(self, seat: Seat) -> str:
-        """Who plays the seat now: its player, or the bot standing in for an absent human."""
-        if seat in self._stood_in:
-            return Player.bot(self.table.bots[seat].name).label
-        return self.table.players[seat].label
-
-    def connected(self, seat: Seat) -> bool:
-        """True when ``seat`` has an open connection (a bot's seat has unless its program
-        is failing)."""
-        if not self.table.players[seat].is_human:
-            return seat not in self._failing
-        return any(c.seat == seat for c in self._connections)
 
     def _snapshot(self, audience: Seat | None) -> Message:
         return {
@@ -566,15 +496,17 @@ class Room:
 
     def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
         """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
-        label = self._label(seat)
-        out = self._publish_same(
-            lambda v: {
+        (event,) = self.table.note_seat(seat)
+        label = self.seating.label(seat)
+        out = self._publish_each(
+            event.v,
+            lambda _: {
                 "type": "seat",
-                "v": v,
+                "v": event.v,
                 "seat": seat.name,
                 "player": label,
                 "connected": connected,
-            }
+            },
         )
         self._journal(StepKind.SEAT, seat)
         return out
@@ -585,27 +517,34 @@ class Room:
         that of the hand just after its action."""
         out: list[Outgoing] = []
         for event in events:
-            if event.kind is EventKind.ACTION:
-                assert event.action is not None
-                hand = self.table.hand
-                if before is not None:
-                    before.apply(event.action)
-                    hand = before
-                out.extend(self._publish_each(event_message(hand, event)))
-            elif event.kind is EventKind.HAND_OVER:
-                hand = self.table.hand
-                extra = {
-                    "match": self.match_json(),
-                    "sheet": sheet_json(explain(hand.result(), hand.rules)),
-                }
-                out.extend(self._publish_each(view_message("hand-over", hand, extra)))
-            elif event.kind is EventKind.DEAL:
-                extra = {"match": self.match_json()}
-                out.extend(self._publish_each(view_message("deal", self.table.hand, extra)))
-                self._restart_history()
-            else:  # an undo: a snapshot that supersedes the history
-                out.extend(self._publish_each(self._numbered_snapshot))
-                self._restart_history()
+            match event.kind:
+                case EventKind.ACTION:
+                    assert event.action is not None
+                    hand = self.table.hand
+                    if before is not None:
+                        before.apply(event.action)
+                        hand = before
+                    out.extend(self._publish_each(event.v, event_message(hand, event)))
+                case EventKind.HAND_OVER:
+                    hand = self.table.hand
+                    extra = {
+                        "match": self.match_json(),
+                        "sheet": sheet_json(explain(hand.result(), hand.rules)),
+                    }
+                    over = view_message("hand-over", event.v, hand, extra)
+                    out.extend(self._publish_each(event.v, over))
+                case EventKind.DEAL:
+                    extra = {"match": self.match_json()}
+                    deal = view_message("deal", event.v, self.table.hand, extra)
+                    out.extend(self._publish_each(event.v, deal))
+                    self._restart_history()
+                case EventKind.UNDO:  # a snapshot that supersedes the history
+                    out.extend(self._publish_each(event.v, self._snapshot))
+                    self._restart_history()
+                case EventKind.SEAT:  # told by _publish_seat, which knows who is there
+                    raise AssertionError("a seat event is published with its presence")
+                case never:
+                    assert_never(never)
         return out
 
     def _restart_history(self) -> None:
@@ -616,40 +555,16 @@ class Room:
         self._history.clear()
         self._history.append(last)
 
-    def _numbered_snapshot(self, audience: Seat | None, v: int) -> Message:
-        return self._snapshot(audience) | {"v": v}
-
-    def _publish_same(self, build: Callable[[int], Message]) -> list[Outgoing]:
-        """A numbered message that is the same for everyone."""
-        return self._publish_each(lambda _, v: build(v))
-
-    def _publish_each(self, build: Callable[[Seat | None, int], Message]) -> list[Outgoing]:
-        """A numbered message in each audience's version: the next ``v``, kept for resync,
-        and addressed to every open connection."""
-        self.v += 1
-        messages = {seat: build(seat, self.v) for seat in {c.seat for c in self._connections}}
-        self._history.append((self.v, {seat: json.dumps(m) for seat, m in messages.items()}))
-        return [(c, messages[c.seat]) for c in self._connections]
+    def _publish_each(self, v: int, build: Callable[[Seat | None], Message]) -> list[Outgoing]:
+        """The message numbered ``v`` (its event's) in each audience's version: kept for
+        resync, and addressed to every open connection."""
+        connections = self.seating.connections
+        messages = {seat: build(seat) for seat in {c.seat for c in connections}}
+        self._history.append((v, {seat: json.dumps(m) for seat, m in messages.items()}))
+        return [(c, messages[c.seat]) for c in connections]
 
 
-# ---------------------------------------------------------------------- making a table
-
-
-def token_digest(token: str) -> str:
-    """The SHA-256 digest of a seat token: what a room and its storage keep, never the token."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _seated(players: Mapping[Seat, Player], rules: Rules | None, seed: int) -> Table:
-    """A new table for ``players``: each bot seat gets its bot, each human seat the bot that
-    stands in for it (:attr:`Roles.stand_in <baloot.bots.levels.Roles.stand_in>`: claims,
-    time-outs), every bot with its own seeded generator."""
-    bots: dict[Seat, Bot] = {}
-    for seat in Seat:
-        rng = random.Random(seed * 8 + int(seat) + 1)
-        player = players[seat]
-        bots[seat] = make_bot(ROLES.stand_in if player.is_human else player.name, rng)
-    return Table.new(players, bots, rules, seed)
+# ---------------------------------------------------------------------- inside
 
 
 def _seat(connection: Connection, id_: str) -> Seat:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from baloot.core.actions import Action, Verb
+from baloot.core.actions import Action, Verb, without_comment
 from baloot.core.cards import CardSet
 from baloot.core.claim import claim_order, sure_of_every_trick
 from baloot.core.errors import IllegalActionError
@@ -56,15 +56,17 @@ class EventKind(Enum):
     HAND_OVER = "hand-over"
     DEAL = "deal"
     UNDO = "undo"
+    SEAT = "seat"
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     """One numbered step of the table's history.
 
-    ``v`` numbers the table's history (one sequence per table); ``hand`` is the number of the
-    hand it belongs to (from 1); ``action`` the action applied, as recorded (a listener hears
-    it as :meth:`heard_by` says); ``trick`` the trick that action completed.
+    ``v`` numbers the table's history (one sequence per table, the ``v`` of the table
+    protocol); ``hand`` is the number of the hand it belongs to (from 1); ``action`` the
+    action applied, as recorded (a listener hears it as :meth:`heard_by` says); ``trick`` the
+    trick that action completed; ``seat`` the seat a ``seat`` event is about.
     """
 
     v: int
@@ -72,6 +74,7 @@ class Event:
     hand: int
     action: Action | None = None
     trick: Trick | None = None
+    seat: Seat | None = None
 
     def heard_by(self, audience: Seat | None) -> Action | None:
         """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
@@ -108,7 +111,8 @@ class Table:
 
     ``players`` says who sits where; ``bots`` gives every seat a bot: the player of a bot
     seat, and for a human seat the stand-in that plays when the human claims the rest or runs
-    out of time.
+    out of time. ``version`` is the ``v`` of the last event of the table's history (0 before
+    any): the one count of it, which the server's messages carry.
     """
 
     def __init__(
@@ -209,18 +213,20 @@ class Table:
         """Apply ``seat``'s decision if the rules allow it now; the events it caused.
 
         Raises :class:`~baloot.core.errors.NotationError` for text that is no action and
-        :class:`~baloot.core.errors.IllegalActionError` for an action the rules forbid now
-        (``not_your_seat`` for an action in another seat's name); nothing is applied then.
-        The Baloot word is announced for the player.
+        :class:`~baloot.core.errors.IllegalActionError` for an action the rules forbid now;
+        nothing is applied then. The seat the action is in the name of is checked first,
+        whatever follows it (as the engine checks the turn before the verb): an action in
+        another seat's name is ``not_your_seat``, also when the rest is no action or nobody may
+        act now. The Baloot word is announced for the player.
         """
+        named = _named_seat(action)
+        if named is not None and named != seat:
+            raise IllegalActionError.of(
+                ReasonCode.NOT_YOUR_SEAT, str(action), seat=seat.name, other=named.name
+            )
         self._check_playing()
         hand = self.hand
-        checked = hand.check(action)
-        if checked.seat != seat:
-            raise IllegalActionError.of(
-                ReasonCode.NOT_YOUR_SEAT, str(checked), seat=seat.name, other=checked.seat.name
-            )
-        return self._apply(hand.announced(checked))
+        return self._apply(hand.announced(hand.check(action)))
 
     def play_bot(self, seat: Seat | None = None) -> list[Event]:
         """Let the bot of the seat to act decide (for a human seat, its stand-in); the
@@ -268,6 +274,13 @@ class Table:
             pass
         self._ready.clear()
         return [self._event(EventKind.UNDO)]
+
+    def note_seat(self, seat: Seat) -> list[Event]:
+        """Who plays ``seat``, or whether they are there, changed (a human left or came back,
+        a bot stands in, an operator's program fails or recovers): the table's play is the
+        same, but its history takes the change in its place, so that every listener hears it
+        in order; the ``seat`` event."""
+        return [self._event(EventKind.SEAT, seat=seat)]
 
     def check_hint_allowed(self) -> None:
         """Hints, like undo, are only for a table with one human (``not_allowed``)."""
@@ -343,10 +356,28 @@ class Table:
         return events
 
     def _event(
-        self, kind: EventKind, action: Action | None = None, trick: Trick | None = None
+        self,
+        kind: EventKind,
+        action: Action | None = None,
+        trick: Trick | None = None,
+        seat: Seat | None = None,
     ) -> Event:
         self.version += 1
-        return Event(self.version, kind, self.hand_number, action, trick)
+        return Event(self.version, kind, self.hand_number, action, trick, seat)
+
+
+def _named_seat(action: Action | str) -> Seat | None:
+    """The seat ``action`` is in the name of, read before anything else of it, as the engine
+    reads an action's text (its first word, a ``#`` comment left out); None when that word is
+    no seat (the engine then says why the text is no action).
+
+    >>> _named_seat("W garbage"), _named_seat("N#x pass"), _named_seat("fly"), _named_seat(" ")
+    (<Seat.W: 1>, <Seat.N: 0>, None, None)
+    """
+    if isinstance(action, Action):
+        return action.seat
+    words = without_comment(action).split() if isinstance(action, str) else []
+    return Seat.__members__.get(words[0]) if words else None
 
 
 def first_dealer(seed: int) -> Seat:
