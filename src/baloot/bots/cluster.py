@@ -51,7 +51,7 @@ def cluster_pairs(
     ray = import_ray()
     joined = not ray.is_initialized()
     if joined:
-        _join(ray, address, cpus)
+        join_cluster(ray, address, cpus)
     pending: deque[Any] = deque()
     try:
         play = ray.remote(num_cpus=1, max_retries=0)(_play_task)
@@ -79,7 +79,10 @@ def cluster_pairs(
             ray.shutdown()
 
 
-def _join(ray: Any, address: str, cpus: int | None) -> None:
+def join_cluster(ray: Any, address: str, cpus: int | None = None) -> None:
+    """Join the Ray cluster at ``address`` (``cpus`` cores for a ``local`` one), quietly; a
+    :class:`ClusterError` in one line when it cannot be (the bots' Ray deciders join so
+    too)."""
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     _reachable(address)
     try:

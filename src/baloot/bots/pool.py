@@ -89,8 +89,21 @@ def _start_worker(parent_pid: int) -> None:
     """Set up a worker process: bound to its parent, deaf to Ctrl-C, stopped by SIGTERM."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    bind_to_parent(parent_pid)
+
+
+def bind_to_parent(parent_pid: int, *, by_kernel: bool = True) -> None:
+    """End this worker process (by SIGTERM to itself) once its parent, or ``parent_pid`` (the
+    process that started the run), has gone: the worker pools of the bots
+    (:mod:`baloot.bots.workers` too) are bound this way.
+
+    ``by_kernel`` also asks Linux to send the signal when the parent ends; it must be False
+    when the *thread* that started the worker may end before the parent does, since the
+    kernel counts that thread as the parent. A watcher thread checks either way.
+    """
     parent = os.getppid()
-    _die_with_parent()
+    if by_kernel:
+        _die_with_parent()
     if parent != parent_pid and not _exists(parent_pid):  # the parent died before this
         os._exit(1)
     watcher = threading.Thread(
