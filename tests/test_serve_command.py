@@ -216,6 +216,9 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         ("--host", "", "--host is an address to listen on"),
         ("--host", " ", "--host is an address to listen on"),
         ("--db", "", "--db is a SQLite file or a postgresql:// URL, not empty"),
+        ("--bot-workers", "-1", "--bot-workers is 0 to 256, not -1"),
+        ("--bot-workers", "257", "--bot-workers is 0 to 256, not 257"),
+        ("--bots-on", " ", "--bots-on is a Ray address"),
     ],
 )
 def test_bad_options_are_refused_with_status_2(

@@ -50,6 +50,7 @@ from baloot.bots.pool import bind_to_parent
 from baloot.core.errors import first_line
 
 __all__ = [
+    "DECIDED_HERE",
     "GRACE",
     "WARM_BOTS",
     "Deciders",
@@ -64,6 +65,9 @@ __all__ = [
 
 #: The bots a worker makes as it starts: the levels, and the stand-in of a web table.
 WARM_BOTS: Final = (*LEVELS, ROLES.stand_in)
+#: The bots that decide quicker than a task travels (about 0.1 ms against 0.8 ms sent to a
+#: worker, ``scripts/bench_workers.py``): a server lets them decide where they are.
+DECIDED_HERE: Final = frozenset({"random", "heuristic", "easy"})
 
 
 def workers_default() -> int:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from baloot.bots.clock import Clock, deciding
+from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask
 from baloot.bots.external import close_all
 from baloot.core.errors import first_line
 from baloot.core.seats import Seat
@@ -110,6 +111,8 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outboxes: dict[Connection, Outbox] = field(default_factory=dict)
     timer: asyncio.Task[None] | None = None
+    #: A bot's decision sent to the deciders, not yet back: the table's lock is free meanwhile.
+    deciding: asyncio.Task[None] | None = None
     turn: tuple[int, int, Seat | None] = (0, -1, None)
     turn_started: float = 0.0
     finished: bool = False
@@ -138,6 +141,7 @@ class Hall:
         idle: float = 7 * 24 * 3600.0,
         bot_threads: int = 2,
         bot_seconds: float = BOT_SECONDS,
+        deciders: Deciders | None = None,
         analysis_bot: str | None = SERVER_BOT,
         analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
@@ -152,6 +156,7 @@ class Hall:
         self.tables: dict[str, Live] = {}
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
+        self._deciders = deciders
         self._housekeeping: asyncio.Task[None] | None = None
         self._stopping = False
         self._faulted: set[str] = set()
@@ -181,8 +186,7 @@ class Hall:
         if self._housekeeping is not None:
             self._housekeeping.cancel()
         for live in list(self.tables.values()):
-            if live.timer is not None:
-                live.timer.cancel()
+            self._stop_clocks(live)
             for outbox in live.outboxes.values():
                 outbox.close(1001)
         for live in list(self.tables.values()):  # a bot may be thinking: let it finish
@@ -193,6 +197,8 @@ class Hall:
         if self._releasing:
             await asyncio.gather(*self._releasing, return_exceptions=True)
         self._bots.shutdown(wait=True)
+        if self._deciders is not None:
+            self._deciders.close()
         self._writer.shutdown(wait=True)
         self.store.close()
 
@@ -406,8 +412,7 @@ class Hall:
         return live
 
     def _drop(self, live: Live, code: int) -> None:
-        if live.timer is not None:
-            live.timer.cancel()
+        self._stop_clocks(live)
         for outbox in live.outboxes.values():
             outbox.close(code)
         self._forget(live)
@@ -428,6 +433,13 @@ class Hall:
         self._releasing.add(done)
         done.add_done_callback(self._releasing.discard)
 
+    @staticmethod
+    def _stop_clocks(live: Live) -> None:
+        """Cancel the table's timer and the decision it waits for: nothing more happens."""
+        for task in (live.timer, live.deciding):
+            if task is not None:
+                task.cancel()
+
     def _schedule(self, live: Live) -> None:
         """Set the table's one timer for what it waits for now (the caller holds its lock)."""
         if live.timer is not None:
@@ -443,6 +455,8 @@ class Hall:
             live.turn, live.turn_started = turn, time.monotonic()
         elapsed = time.monotonic() - live.turn_started
         if room.waiting_for_bot():
+            if live.deciding is not None:
+                return  # the bot's decision is on its way
             # At a table of bots, spectators get a moment to read each hand's score sheet.
             pause = self.bot_pause * (5 if waiting.kind is WaitKind.NEXT else 1)
             self._later(live, pause, lambda: self._bot_step(live))
@@ -482,7 +496,46 @@ class Hall:
         live.timer = task
 
     async def _bot_step(self, live: Live) -> list[Outgoing]:
-        return await self._deciding(live.room.step_bot)
+        """The bot to act decides: sent to the deciders when there are some and the bot
+        travels (the table's lock is free while it thinks), else in a bot thread."""
+        room = live.room
+        task = None if self._deciders is None else room.bot_task(self.bot_seconds)
+        if task is None:
+            return await self._deciding(room.step_bot)
+        live.deciding = asyncio.create_task(self._decided_away(live, task))
+        return []
+
+    async def _decided_away(self, live: Live, task: DecisionTask) -> None:
+        """Play the decision of ``task`` once it is back, unless the table moved on meanwhile
+        (an undo, a claim); when it does not come back, the seat's stand-in decides instead
+        (and the log says why, in one line)."""
+        assert self._deciders is not None
+        room = live.room
+        decision: Decision | None = None
+        failure: DecisionFailed | None = None
+        try:
+            decision = await asyncio.wrap_future(self._deciders.submit(task))
+        except DecisionFailed as error:
+            failure = error
+        async with live.lock:
+            live.deciding = None
+            if self.tables.get(room.id) is not live:
+                return  # dropped meanwhile
+            if not room.still_asks(task):
+                self._schedule(live)  # what was decided is for a turn gone by
+                return
+            try:
+                if decision is not None:
+                    out = room.play_decided(task, decision)
+                else:
+                    seat = task.view.seat
+                    assert seat is not None
+                    log.warning("table %s: %s; the stand-in decided for %s", room.id, failure, seat)
+                    out = await self._deciding(functools.partial(room.stand_in_decides, seat))
+            except Exception as error:
+                self._fault(live, error)
+                return
+            await self._commit(live, out)
 
     async def _time_out(self, live: Live, seat: Seat) -> list[Outgoing]:
         return await self._deciding(functools.partial(live.room.time_out, seat))

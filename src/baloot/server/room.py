@@ -51,6 +51,7 @@ or one taken back.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -59,8 +60,12 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from typing import Any, Final, Protocol, TypeVar, assert_never
 
+from baloot.bots.base import make_bot
 from baloot.bots.best_hints import BestHints
+from baloot.bots.decisions import Decision, DecisionTask
 from baloot.bots.heuristic import Hint
+from baloot.bots.levels import ROLES
+from baloot.bots.workers import DECIDED_HERE
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.hand import Hand
@@ -91,7 +96,7 @@ from baloot.server.messages import (
     view_message,
 )
 from baloot.server.seating import Connection, Seating, seat_table
-from baloot.table.players import Player
+from baloot.table.players import Bot, Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView
 from baloot.view.sheet import explain
@@ -415,6 +420,70 @@ class Room:
         if waiting.kind is WaitKind.NEXT and not self.table.humans:
             return self.deal()
         return []
+
+    def bot_task(self, seconds: float) -> DecisionTask | None:
+        """The decision the bot to act is to make, as a task to send to a worker or a
+        cluster with a clock of ``seconds``; None when the table waits for no bot, or when its
+        bot decides where it is (a program, or a bot quicker to ask than to send)."""
+        waiting = self.table.waiting()
+        if waiting.kind is not WaitKind.BOT or waiting.seat is None:
+            return None
+        seat = waiting.seat
+        name = self.table.players[seat].name
+        if name in DECIDED_HERE:
+            return None
+        legal = self.table.hand.legal_actions()
+        try:
+            return DecisionTask.of(
+                self.table.bots[seat], self.table.view(seat), legal, seconds, name
+            )
+        except ValueError:  # a program of the operator's: it is a process of its own already
+            return None
+
+    def still_asks(self, task: DecisionTask) -> bool:
+        """Whether the table still waits for the decision of ``task``: its seat is to act and
+        sees what the task holds (no undo, no claim since, and the seat's seat messages do not
+        count), so the decision is one for now."""
+        waiting = self.table.waiting()
+        seat = task.view.seat
+        return (
+            waiting.kind is WaitKind.BOT
+            and waiting.seat == seat
+            and seat is not None
+            and self.table.view(seat) == task.view
+        )
+
+    def play_decided(self, task: DecisionTask, decision: Decision) -> list[Outgoing]:
+        """Play what the bot of ``task`` decided elsewhere, while the table still asks it
+        (:meth:`still_asks`): the bot moves on as if it had decided here."""
+        seat = task.view.seat
+        assert seat is not None
+        decision.restore(self.table.bots[seat])
+        events = self.table.play_decided(seat, decision.action)
+        out = self._publish(events)
+        self._journal(StepKind.BOT, seat, None, events)
+        return out
+
+    def stand_in_decides(self, seat: Seat) -> list[Outgoing]:
+        """The bot of ``seat`` could not decide where its decision was sent (its worker died
+        or hung, the cluster went away): the stand-in makes this one decision. A ``seat``
+        message says first that the seat does not answer, a second that it is back. Nothing
+        happens unless ``seat`` is the bot seat to act."""
+        waiting = self.table.waiting()
+        if waiting.kind is not WaitKind.BOT or waiting.seat != seat:
+            return []
+        self.seating.not_answering(seat)
+        out = self._publish_seat(seat, False)
+        events = self.table.play_bot(seat, by=self._stand_in)
+        out += self._publish(events)
+        self._journal(StepKind.BOT, seat, None, events)
+        self.seating.answering(seat)
+        return out + self._publish_seat(seat, True)
+
+    @functools.cached_property
+    def _stand_in(self) -> Bot:
+        """The bot that decides for a bot seat whose decision did not come back."""
+        return make_bot(ROLES.stand_in, random.Random(f"{self.id}:stand-in"))
 
     def deal(self) -> list[Outgoing]:
         """Deal the next hand now, whoever has not sent ``next`` (the caller's 30 s after

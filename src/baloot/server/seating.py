@@ -168,6 +168,15 @@ class Seating:
         """The human of ``seat`` plays again (the stand-in, if any, stands down)."""
         self._stood_in.discard(seat)
 
+    def not_answering(self, seat: Seat) -> None:
+        """The bot of ``seat`` does not answer (its decision did not come back): until
+        :meth:`answering`, the seat counts as not connected."""
+        self._failing.add(seat)
+
+    def answering(self, seat: Seat) -> None:
+        """The bot of ``seat`` answers again."""
+        self._failing.discard(seat)
+
     def programs_changed(self) -> list[Seat]:
         """The bot seats whose operator's program has just failed (its stand-in plays, the
         seat is not connected) or decided well again (connected)."""

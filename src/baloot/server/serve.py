@@ -55,6 +55,8 @@ MAX_TIMEOUT: Final = 300
 MAX_IDLE_DAYS: Final = 3650
 #: The most ``--tables-per-minute`` may be.
 MAX_TABLES_PER_MINUTE: Final = 10_000
+#: The most bot worker processes one server starts.
+MAX_BOT_WORKERS: Final = 256
 #: The query of a URL in a log line: from ``?`` to a space, a quote or an angle bracket.
 _QUERY = re.compile(r"\?[^\s\"'<>]*")
 #: One parameter of a query: the server separates them by ``&``; ``;`` and ``?`` are
@@ -73,6 +75,11 @@ A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per se
 table is in play, and when it fails the heuristic bot makes that decision (the table shows
 the seat as not answering). Clients name it bot:NAME; they can never give a command.
 --lobby-bot names the bot the lobby offers first for each seat.
+
+The searching bots (medium, hard, expert, ismcts) decide on --bot-workers processes, or on a
+Ray cluster with --bots-on, so that they use every core; the table's authority stays in this
+server. A decision that does not come back (a worker that dies or hangs, a cluster that goes
+away) is made by the heuristic bot instead, and the seat shows it (docs/workers.md).
 
 The analysis page of a finished hand (linked from the table and the history) is computed in
 the background, one hand at a time, and kept in the database; --analysis-bot names the bot
@@ -138,6 +145,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "none: exact values only)",
     )
     parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that make the bots' decisions (default: the cores less one, at least "
+        "one; 0: in the server's own threads)",
+    )
+    parser.add_argument(
+        "--bots-on",
+        metavar="ADDRESS",
+        default=None,
+        help="make the bots' decisions on a Ray cluster instead: ray://HEAD:10001, auto (the "
+        "cluster this machine joined) or local (a new one here); needs pybaloot[ray]",
+    )
+    parser.add_argument(
         "--keep-alive",
         type=int,
         default=KEEP_ALIVE,
@@ -184,6 +206,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
 
     from baloot.analysis import SolverAndBot
     from baloot.bots.base import registered
+    from baloot.bots.workers import open_deciders, workers_default
     from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
@@ -217,11 +240,19 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         if error.errno == errno.EADDRINUSE:
             return _cannot(f"port {args.port} is in use: choose another with --port")
         return _cannot(f"cannot listen on {args.host}:{args.port}: {error.strerror}")
+    workers = workers_default() if args.bot_workers is None else args.bot_workers
+    try:
+        deciders = open_deciders(args.bots_on, workers)
+    except BalootError as error:
+        listener.close()
+        store.close()
+        return _cannot(f"--bots-on: {first_line(error)}")
     hall = Hall(
         store,
         bot_pause=args.bot_pause,
         idle=args.idle_days * 24 * 3600,
         analysis_bot=analysis_bot,
+        deciders=deciders,
     )
     config = uvicorn.Config(
         create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
@@ -428,6 +459,10 @@ def _bad_option(args: argparse.Namespace) -> str | None:
             f"1 to {MAX_TIMEOUT} seconds",
         ),
     )
+    if args.bot_workers is not None and not 0 <= args.bot_workers <= MAX_BOT_WORKERS:
+        return f"--bot-workers is 0 to {MAX_BOT_WORKERS}, not {args.bot_workers}"
+    if args.bots_on is not None and not args.bots_on.strip():
+        return "--bots-on is a Ray address (ray://HEAD:10001, auto, local), not empty"
     for option, value, within, allowed in numbers:
         if not within:
             return f"{option} is {allowed}, not {value}"

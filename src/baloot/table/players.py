@@ -108,10 +108,18 @@ def bot_action(hand: Hand, bot: Bot) -> Action:
     seat = hand.to_act
     if seat is None:
         raise IllegalActionError.of(ReasonCode.HAND_OVER)
-    legal = hand.legal_actions()
-    action = bot.choose(SeatView.of(hand, seat), legal)
-    if action not in legal:
-        raise BotError.of(ReasonCode.BOT_ILLEGAL, str(action), bot=bot.name, seat=seat.name)
+    return bot_decided(hand, bot.name, bot.choose(SeatView.of(hand, seat), hand.legal_actions()))
+
+
+def bot_decided(hand: Hand, bot: str, action: Action) -> Action:
+    """``action``, what the bot called ``bot`` decided for the seat to act in ``hand`` (here or
+    elsewhere): checked against the legal actions (:class:`BotError` otherwise) and with the
+    Baloot word announced for it."""
+    seat = hand.to_act
+    if seat is None:
+        raise IllegalActionError.of(ReasonCode.HAND_OVER)
+    if action not in hand.legal_actions():
+        raise BotError.of(ReasonCode.BOT_ILLEGAL, str(action), bot=bot, seat=seat.name)
     return hand.announced(action)
 
 

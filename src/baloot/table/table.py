@@ -45,7 +45,7 @@ from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, Trick
 from baloot.records.record import Record
 from baloot.records.replay import replay
-from baloot.table.players import Bot, Player, bot_action, tell_hand_over
+from baloot.table.players import Bot, Player, bot_action, bot_decided, tell_hand_over
 from baloot.view.seat_view import SeatView, heard
 
 
@@ -228,16 +228,27 @@ class Table:
         hand = self.hand
         return self._apply(hand.announced(hand.check(action)))
 
-    def play_bot(self, seat: Seat | None = None) -> list[Event]:
-        """Let the bot of the seat to act decide (for a human seat, its stand-in); the
-        events it caused. ``seat``, when given, must be the seat to act."""
+    def play_bot(self, seat: Seat | None = None, by: Bot | None = None) -> list[Event]:
+        """Let the bot of the seat to act decide (for a human seat, its stand-in), or ``by``
+        instead of it; the events it caused. ``seat``, when given, must be the seat to act."""
+        to_act = self._bot_turn(seat)
+        return self._apply(bot_action(self.hand, self.bots[to_act] if by is None else by))
+
+    def play_decided(self, seat: Seat, action: Action) -> list[Event]:
+        """Apply ``action``, what the bot of ``seat`` (the seat to act) decided elsewhere (a
+        worker process, a cluster) in this very turn's view: checked and announced as
+        :meth:`play_bot` does."""
+        self._bot_turn(seat)
+        return self._apply(bot_decided(self.hand, self.players[seat].name, action))
+
+    def _bot_turn(self, seat: Seat | None) -> Seat:
+        """The seat to act, which must be ``seat`` when one is given."""
         self._check_playing()
-        hand = self.hand
-        to_act = hand.to_act
+        to_act = self.hand.to_act
         assert to_act is not None
         if seat is not None and seat != to_act:
             raise IllegalActionError.of(ReasonCode.NOT_YOUR_TURN, seat=to_act.name)
-        return self._apply(bot_action(hand, self.bots[to_act]))
+        return to_act
 
     def apply_stored(self, action: Action | str) -> list[Event]:
         """Apply a decision taken before, as it was kept (a human's or a bot's, its Baloot word
