@@ -7,7 +7,8 @@ Not a test: it measures and reports. It starts the server as a subprocess on a f
 ``--tables-per-minute 0`` (its clients all come from one address).
 The clients run in separate processes (``--clients``, default 2), each an asyncio event loop
 playing its share of the tables with the ``websockets`` client. Every table is made by
-``POST /api/tables`` with one human seat (S) and three ``bot:heuristic`` bots; its human
+``POST /api/tables`` with one human seat (S) and three bots (``--bots``, default ``medium``,
+what the lobby offers players); its human
 connects with its token and, whenever its view says it is to act, waits a think time, then
 sends an ``act`` with a legal action chosen at random (seeded) from ``view.legal``; after
 ``hand-over`` it sends ``next``. A table whose match is over is replaced by a new one, so the
@@ -20,13 +21,16 @@ Two runs::
     # saturation: 50 tables whose humans never pause (20 messages/s per connection at most)
     PYTHONPATH=src .venv/bin/python scripts/load.py --saturate
     # options: --tables N --seconds S --think 1-3 --clients 2 --db postgresql://… --json
+    #          --bots heuristic --bot-workers 2 (the server's; 0: its threads)
 
 Measured per human decision: act -> ack, and act -> the numbered message that follows the
 ack (the ``event`` of the action itself), in milliseconds; ``next`` -> ack separately.
 Errors: every ``reject`` (``rate_limited`` counted apart), unexpected close, exception,
 timeout (no answer within ``--timeout`` seconds), a gap in ``v``. The server's memory (VmRSS
 of /proc/PID/status) is sampled every second (peak and end), and its CPU time read from
-/proc/PID/stat. Throughput: decisions/s (human acts acknowledged) and actions/s (``event``
+/proc/PID/stat, and those of its bot worker processes (its children) apart. A bot's
+decision is timed as the human sees it: from the numbered message before a bot's event to
+that event. Throughput: decisions/s (human acts acknowledged) and actions/s (``event``
 messages, bots' included).
 
 Targets, for the paced run of 200 tables: p99 of act -> event under 100 ms, and the server's
@@ -88,6 +92,7 @@ class WorkerConfig:
     think: tuple[float, float]
     seed: int
     timeout: float
+    bots: str
 
 
 @dataclass
@@ -99,6 +104,7 @@ class Stats:
     #: When each act of ``event_ms`` was sent, in seconds from the start.
     event_at: list[float] = field(default_factory=list)
     next_ms: list[float] = field(default_factory=list)
+    bot_ms: list[float] = field(default_factory=list)
     create_ms: list[float] = field(default_factory=list)
     decisions: int = 0
     events: int = 0
@@ -116,7 +122,7 @@ class Stats:
         return out
 
     def merge(self, data: dict[str, Any]) -> None:
-        for name in ("ack_ms", "event_ms", "event_at", "next_ms", "create_ms"):
+        for name in ("ack_ms", "event_ms", "event_at", "next_ms", "bot_ms", "create_ms"):
             getattr(self, name).extend(data[name])
         for name in ("decisions", "events", "hands", "matches", "tables", "rate_limited"):
             setattr(self, name, getattr(self, name) + data[name])
@@ -172,10 +178,10 @@ class Client:
             {
                 "rules": "classic",
                 "seats": {
-                    "N": "bot:heuristic",
-                    "E": "bot:heuristic",
+                    "N": f"bot:{self.config.bots}",
+                    "E": f"bot:{self.config.bots}",
                     "S": "human",
-                    "W": "bot:heuristic",
+                    "W": f"bot:{self.config.bots}",
                 },
                 "names": {SEAT: "load"},
             }
@@ -273,7 +279,7 @@ class Client:
                     stats.errors[f"closed:{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
                     return
                 now = time.perf_counter()
-                last_heard = now
+                heard_before, last_heard = last_heard, now
                 message = json.loads(raw)
                 kind = message.get("type")
                 if "v" in message:
@@ -312,6 +318,8 @@ class Client:
                     view = message["view"]
                 if kind == "event":
                     stats.events += 1
+                    if not str(message.get("action", "")).startswith(SEAT):
+                        stats.bot_ms.append((now - heard_before) * 1000)
                 if kind in ("snapshot", "deal", "hand-over"):
                     match = message["match"]
                     if match.get("winner") is not None:
@@ -351,13 +359,17 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db: str, log: IO[bytes]) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: str, log: IO[bytes], bot_workers: int | None = None
+) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
     )
     command = [sys.executable, "-m", "baloot", "serve", "--host", HOST, "--port", str(port)]
     command += ["--db", db, "--bot-pause", "0", "--tables-per-minute", "0"]
+    if bot_workers is not None:
+        command += ["--bot-workers", str(bot_workers)]
     # A session of its own: Ctrl-C reaches this process only, which then stops the server.
     return subprocess.Popen(
         command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
@@ -403,6 +415,24 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes ``pid`` started (its bot workers), and theirs, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                text = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(text[text.rindex(")") + 2 :].split()[1])
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
 def cpu_s(pid: int) -> float | None:
     """The process's CPU time (user + system), in seconds."""
     try:
@@ -442,7 +472,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         log_path = Path(tmp) / "server.log"
         port = free_port()
         with log_path.open("wb") as log:
-            server = start_server(port, db, log)
+            server = start_server(port, db, log, args.bot_workers)
             workers: list[multiprocessing.process.BaseProcess] = []
             try:
                 if not wait_ready(server, port):
@@ -476,6 +506,7 @@ def _measure(
         args.tables // args.clients + (i < args.tables % args.clients) for i in range(args.clients)
     ]
     cpu_before = cpu_s(server.pid) or 0.0
+    workers_before = _cpu_of(children_of(server.pid))
     rss_start = rss_mb(server.pid)
     load_before = os.getloadavg()
     for index, share in enumerate(shares):
@@ -487,12 +518,14 @@ def _measure(
             think=args.think,
             seed=args.seed,
             timeout=args.timeout,
+            bots=args.bots,
         )
         worker = ctx.Process(target=_worker, args=(config, results), daemon=True)
         worker.start()
         workers.append(worker)
     began = time.monotonic()
     samples: list[float] = []
+    worker_samples: list[float] = []
     stats = Stats()
     failures: list[str] = []
     received = 0
@@ -504,6 +537,8 @@ def _measure(
             rss = rss_mb(server.pid)
             if rss is not None and now - began <= args.seconds:
                 samples.append(rss)
+                children = [rss_mb(pid) for pid in children_of(server.pid)]
+                worker_samples.append(sum(mb for mb in children if mb is not None))
             next_sample += 1.0
         try:
             _, data = results.get(timeout=max(0.0, next_sample - time.monotonic()))
@@ -515,6 +550,8 @@ def _measure(
         else:
             stats.merge(data)
     cpu_after = cpu_s(server.pid) or 0.0
+    workers_after = _cpu_of(children_of(server.pid))
+    workers_cpu = sum(t - workers_before.get(pid, 0.0) for pid, t in workers_after.items())
     load_after = os.getloadavg()
     if received < len(workers):
         failures.append(f"{len(workers) - received} client process(es) did not report")
@@ -546,6 +583,12 @@ def _measure(
             "peak": _round(max(samples, default=None)),
             "end": _round(samples[-1] if samples else None),
         },
+        "bots": args.bots,
+        "bot_workers": args.bot_workers,
+        "bot_ms": percentiles(stats.bot_ms),
+        "workers_rss_mb_peak": _round(max(worker_samples, default=None)),
+        "workers_cpu_s": round(workers_cpu, 2),
+        "workers_cpu_share": round(workers_cpu / duration, 2),
         "server_cpu_s": round(cpu_after - cpu_before, 2),
         "server_cpu_share": round((cpu_after - cpu_before) / duration, 2),
         "client_cpu_s": round(stats.cpu_s, 2),
@@ -554,6 +597,10 @@ def _measure(
         "cores": os.cpu_count(),
         "failures": failures,
     }
+
+
+def _cpu_of(pids: list[int]) -> dict[int, float]:
+    return {pid: t for pid in pids if (t := cpu_s(pid)) is not None}
 
 
 def _windows(at: list[float], values: list[float], width: float) -> list[float | None]:
@@ -580,7 +627,9 @@ def report(data: dict[str, Any]) -> str:
     think = "none" if data["mode"] == "saturation" else "{}-{} s".format(*data["think_s"])
     lines = [
         f"{data['mode']} run: {data['tables']} tables, {data['seconds']} s, think {think}, "
-        f"{data['clients']} client processes, {data['db']}, {data['cores']} cores",
+        f"{data['clients']} client processes, {data['db']}, {data['cores']} cores, "
+        f"bots {data['bots']}, bot workers "
+        f"{'the default' if data['bot_workers'] is None else data['bot_workers']}",
         f"  decisions {data['decisions']}  events {data['events']}  hands {data['hands']}  "
         f"matches over {data['matches_over']}  tables created {data['tables_created']}",
         f"  errors {data['errors']} {data['error_kinds'] or ''}  "
@@ -588,12 +637,14 @@ def report(data: dict[str, Any]) -> str:
         row("act->ack", data["act_ack_ms"]),
         row("act->event", data["act_event_ms"]),
         row("next->ack", data["next_ack_ms"]),
+        row("bot", data["bot_ms"]),
         row("create", data["create_ms"]),
         f"  p99 act->event by 10 s: {data['act_event_p99_by_10s']}",
         f"  throughput: {data['decisions_per_s']} decisions/s, {data['actions_per_s']} actions/s",
         f"  server RSS: start {rss['start']} MB, peak {rss['peak']} MB, end {rss['end']} MB",
         f"  server CPU: {data['server_cpu_s']} s ({data['server_cpu_share']} of a core); "
-        f"clients {data['client_cpu_s']} s",
+        f"clients {data['client_cpu_s']} s; bot workers {data['workers_cpu_s']} s "
+        f"({data['workers_cpu_share']} of a core, RSS peak {data['workers_rss_mb_peak']} MB)",
         f"  load average before {data['loadavg_before']}, after {data['loadavg_after']}",
     ]
     if data["mode"] == "paced":
@@ -634,6 +685,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the humans' choices")
     parser.add_argument("--timeout", type=float, default=15.0, help="answer timeout, s (15)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--bots", default="medium", help="the three bots of each table (medium)")
+    parser.add_argument(
+        "--bot-workers", type=int, help="the server's --bot-workers (its default when left out)"
+    )
     args = parser.parse_args(argv)
     if args.saturate:
         args.tables = args.tables or 50
