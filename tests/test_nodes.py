@@ -1,8 +1,9 @@
 """Several servers over one database: three ``baloot serve`` processes (nodes) share the tables
 of one PostgreSQL schema. A new table goes to the least loaded node; a page or a socket asked
 of a node that does not serve the table is sent to the one that does (a 307, close code 4307
-with its public URL); every node lists every node's public tables; a node killed mid-hand
-loses nothing acknowledged, and its table goes on at another node. Then the hall's side, in
+with its public URL), and the table page in Chromium follows its table to another node;
+every node lists every node's public tables; a node killed mid-hand loses nothing
+acknowledged, and its tables go on at another node. Then the hall's side, in
 process on both backends: a table whose lease another node took is let go at once, and so is
 one whose lease runs out while the database is away.
 """
@@ -139,7 +140,8 @@ def nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:
 
 def rows(database: str, query: str, *parameters: object) -> list[tuple[Any, ...]]:
     with psycopg.connect(database, autocommit=True) as connection:
-        return connection.execute(query, parameters).fetchall()
+        cursor = connection.execute(query, parameters)
+        return cursor.fetchall() if cursor.description is not None else []
 
 
 def holder(database: str, table_id: str) -> str | None:
@@ -399,6 +401,52 @@ def test_a_node_killed_mid_hand_loses_nothing_and_its_table_goes_on_at_another(
     assert stop_node(second) == -signal.SIGTERM
     assert holder(database, table_id) != second.name
     assert rows(database, "SELECT 1 FROM nodes WHERE name = %s", second.name) == []
+
+
+def test_a_table_page_whose_table_moves_follows_it_to_the_new_node(
+    database: str, nodes: list[Node]
+) -> None:
+    """The page's socket is closed with 4307 and the new holder's URL: the page moves to the
+    same path and query on that node, and plays on there."""
+    from playwright.sync_api import expect, sync_playwright
+    from test_browser import CHROMIUM_ARGS, chromium_path  # skipped there without a browser
+
+    a, b = nodes[0], nodes[1]
+    made: list[dict[str, Any]] = []
+
+    def made_at_a() -> bool:
+        made.append(create(a))
+        return holder(database, made[-1]["table"]) == "a"
+
+    assert wait_for(made_at_a)
+    table_id, token = made[-1]["table"], made[-1]["seats"]["S"]["token"]
+    path = f"/t/{table_id}?token={token}&lang=ar"
+    chromium = chromium_path()
+    if chromium is None:
+        reason = "no Chromium (set BALOOT_CHROMIUM to a Chromium executable)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and {reason}")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(a.url + path)
+            page.locator("#felt").wait_for(timeout=WAIT * 1000)
+            rows(  # a's lease ran out, and b took the table
+                database,
+                "UPDATE leases SET node = 'b', expires = %s WHERE table_id = %s",
+                time.time() + 3600,
+                table_id,
+            )
+            expect(page).to_have_url(b.url + path, timeout=WAIT * 1000)
+            expect(page.locator("html")).to_have_attribute("lang", "ar")
+            page.locator("#felt").wait_for(timeout=WAIT * 1000)
+            assert errors == []
+        finally:
+            browser.close()
 
 
 # --------------------------------------------------------------------------- in process
