@@ -234,16 +234,16 @@ class Hall:
         for live in list(self.tables.values()):  # a bot may be thinking: let it finish
             async with live.lock:
                 pass
-        for live in list(self.tables.values()):
-            self._release(live)
-        if self._releasing:
-            await asyncio.gather(*self._releasing, return_exceptions=True)
         try:  # the node's tables may be taken at once, not when their leases run out
             await self._store(self.store.forget_node, self.node)
         except StorageError as error:
             log.warning(
                 "node %s was not forgotten: its tables wait for their leases: %s", self.node, error
             )
+        for live in list(self.tables.values()):
+            self._release(live)
+        if self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
         self._bots.shutdown(wait=True)
         self._writer.shutdown(wait=True)
         self.store.close()
@@ -700,6 +700,7 @@ class Hall:
                 log.exception("node %s: a renewal of its leases failed", self.node)
 
     async def _renew(self) -> None:
+        """One round of :meth:`_keep_leases`."""
         now = self.clock()
         # The tables in memory now took their leases before this renewal is written (one
         # writer thread, in order): a table missing from its answer was taken by another node.
