@@ -237,6 +237,47 @@ def test_a_late_renewal_racing_a_take_leaves_one_holder(store: Store, opener: Op
         assert renewed[i] != taken[i], f"t{i}: a renewed {renewed[i]}, b took {taken[i]}"
 
 
+def holder_name(store: Store, table_id: str, now: float) -> str | None:
+    holder = store.holder(table_id, now=now)
+    return None if holder is None else holder.name
+
+
+def test_adopting_takes_the_tables_in_play_nobody_holds_the_oldest_first(store: Store) -> None:
+    two_nodes(store)
+    store.register_node("c", "https://c.example", now=1000.0)
+    for number, table_id in enumerate(["held", "expired", "free", "later", "done"]):
+        store.create(config(table_id, created=float(number)))
+    store.take_lease("held", "a", now=1000.0, ttl=TTL)
+    store.take_lease("expired", "b", now=990.0, ttl=TTL)
+    store.finish("done", "record", {}, when=1000.0)
+    assert store.adopt("c", now=1000.0, ttl=TTL, limit=2) == ["expired", "free"]
+    assert store.adopt("c", now=1000.0, ttl=TTL, limit=10) == ["later"]
+    assert store.adopt("b", now=1001.0, ttl=TTL, limit=10) == []
+    assert {holder_name(store, t, 1001.0) for t in ("expired", "free", "later")} == {"c"}
+    assert store.holder("held", now=1001.0) == Node("a", "https://a.example", 0, 1000.0)
+    assert store.holder("done", now=1001.0) is None
+    with pytest.raises(StorageError):
+        store.adopt("nobody", now=1010.0, ttl=TTL, limit=1)
+
+
+def test_of_two_nodes_adopting_at_once_each_table_goes_to_one(store: Store, opener: Opener) -> None:
+    """Round after round, two nodes adopt the oldest tables nobody holds at the same instant:
+    no table is taken by both, and each adopted one is its adopter's."""
+    two_nodes(store)
+    for number in range(100):
+        store.create(config(f"t{number:03}", created=float(number)))
+    adopted: dict[str, list[str]] = {"a": [], "b": []}
+
+    def adopt(node_store: Store, node: str, _: int) -> None:
+        adopted[node] += node_store.adopt(node, now=1000.0, ttl=TTL, limit=5)
+
+    race(opener, 25, adopt)  # 5 a round at least: all adopted by the 20th
+    assert not set(adopted["a"]) & set(adopted["b"])
+    assert len(adopted["a"]) + len(adopted["b"]) == 100
+    for node, tables in adopted.items():
+        assert {holder_name(store, t, 1000.0) for t in tables} <= {node}
+
+
 # -- the lobby: public tables -----------------------------------------------------------
 
 

@@ -196,8 +196,9 @@ def test_a_postgresql_password_is_not_shown_when_the_database_is_unreachable() -
 def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
     assert "serve" in run("--help").stdout
     shown = run("serve", "--help").stdout
-    for option in ("--host", "--port", "--db", "--idle-days"):
+    for option in ("--host", "--port", "--db", "--idle-days", "--node", "--public-url"):
         assert option in shown
+    assert "close code 4307" in " ".join(shown.split())
 
 
 @pytest.mark.parametrize(
@@ -219,6 +220,14 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         ("--bot-workers", "-1", "--bot-workers is 0 to 256, not -1"),
         ("--bot-workers", "257", "--bot-workers is 0 to 256, not 257"),
         ("--bots-on", " ", "--bots-on is a Ray address"),
+        ("--node", "", "--node is 1 to 64 letters, digits"),
+        ("--node", "a b", "--node is 1 to 64 letters, digits, '.', '_', ':' or '-', not 'a b'"),
+        ("--node", "n" * 65, "--node is 1 to 64 letters"),
+        ("--public-url", "a.example", "--public-url is an http:// or https:// origin"),
+        ("--public-url", "ftp://a.example", "--public-url is an http:// or https:// origin"),
+        ("--public-url", "https://a.example/baloot", "--public-url is an http:// or https://"),
+        ("--public-url", "https://a.example/?x=1", "--public-url is an http:// or https://"),
+        ("--public-url", "https://" + "a" * 120 + ".example", "--public-url is at most 123 bytes"),
     ],
 )
 def test_bad_options_are_refused_with_status_2(

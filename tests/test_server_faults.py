@@ -460,7 +460,7 @@ def test_an_analysis_page_of_a_hand_beyond_any_match_is_a_404_page(server: Serve
     [
         ("POST", "/api/tables", "create"),
         ("GET", "/api/matches", "history"),
-        ("GET", "/api/tables/t1", "match_record"),
+        ("GET", "/api/tables/t1", "table_config"),
         ("GET", "/api/matches/t1/record", "match_record"),
     ],
 )

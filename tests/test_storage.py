@@ -8,6 +8,7 @@ after, so the tests may run in parallel and again.
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,15 @@ def test_finish_then_history_and_record(store: Store) -> None:
     assert history[1]["players"] == config("t1").players
     assert history[1]["public"] is True
     assert [entry["id"] for entry in store.history(limit=1, offset=1)] == ["t1"]
+
+
+def test_any_node_reads_a_tables_status_and_config(store: Store) -> None:
+    store.create(config("t1"))
+    status, text = store.table_config("t1") or (None, "")
+    assert status == "playing" and TableConfig.from_json(json.loads(text)) == config("t1")
+    store.finish("t1", "format = 'baloot/1'\n", {}, when=50.0)
+    assert (store.table_config("t1") or (None,))[0] == "over"
+    assert store.table_config("nope") is None
 
 
 def test_close_idle_closes_only_idle_tables_with_humans(store: Store) -> None:

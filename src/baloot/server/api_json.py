@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from baloot.records.summary import teams_json
 from baloot.server.hall import Hall, record_url
+from baloot.server.journal import JournalError, KeptTable, TableConfig
 from baloot.server.room import Room
 from baloot.server.storage import TableStatus
 from baloot.view.sheet import explain
@@ -31,41 +31,30 @@ def created(room: Room) -> dict[str, Any]:
     }
 
 
-def public_tables(hall: Hall) -> list[dict[str, Any]]:
-    """The public tables in play, for the lobby: spectator links only."""
-    out = []
-    for table_id, live in hall.tables.items():
-        if not live.config.public or live.finished:
-            continue
-        table = live.room.table
-        out.append(
-            {
-                "table": table_id,
-                "spectate": f"/t/{table_id}",
-                "players": dict(live.config.players),
-                "hand": table.hand_number,
-                "totals": teams_json(table.match.totals),
-                "rules": live.config.rules,
-            }
-        )
-    return out
+async def public_tables(hall: Hall) -> list[dict[str, Any]]:
+    """The public tables in play on every node, for the lobby: spectator links only. Read
+    from storage at each request: the lobby asks again every few seconds, and has no channel
+    the server would push a change on."""
+    return [
+        {
+            "table": table["table"],
+            "spectate": f"/t/{table['table']}",
+            "players": table["players"],
+            "hand": table["hand"],
+            "totals": table["totals"],
+            "rules": table["rules"],
+        }
+        for table in await hall.public_tables()
+    ]
 
 
 async def described(hall: Hall, table_id: str) -> dict[str, Any] | None:
-    """What anyone may know of a table (no token): one in memory, one that could not be
-    restored, or one no longer in memory (finished or closed); None for an unknown id."""
+    """What anyone may know of a table (no token), whichever node serves it: one in memory
+    here, one that could not be restored here, or one as storage keeps it (in play at
+    another node, finished or closed); None for an unknown id."""
     live = hall.tables.get(table_id)
     if live is not None:
-        config = live.config
-        return {
-            "table": table_id,
-            "rules": config.rules,
-            "timer": config.timer,
-            "public": config.public,
-            "players": dict(config.players),
-            "humans": list(config.humans),
-            "status": TableStatus.OVER if live.finished else TableStatus.PLAYING,
-        }
+        return _description(live.config, TableStatus.OVER if live.finished else TableStatus.PLAYING)
     if table_id in hall.unrestorable:
         return {
             "table": table_id,
@@ -73,10 +62,28 @@ async def described(hall: Hall, table_id: str) -> dict[str, Any] | None:
             "error": "the table could not be restored from storage, where it is kept as it "
             "was; the server's log says why",
         }
-    found = await hall.match_record(table_id)
+    found = await hall.table_config(table_id)
     if found is None:
         return None
-    return {"table": table_id, "status": found[0]}
+    status, text = found
+    try:
+        config, _ = KeptTable(table_id, text, ()).read()
+    except JournalError:  # a row no node could restore: its status is still known
+        return {"table": table_id, "status": status}
+    return _description(config, status)
+
+
+def _description(config: TableConfig, status: TableStatus) -> dict[str, Any]:
+    """A table's description from its config."""
+    return {
+        "table": config.id,
+        "rules": config.rules,
+        "timer": config.timer,
+        "public": config.public,
+        "players": dict(config.players),
+        "humans": list(config.humans),
+        "status": status,
+    }
 
 
 async def matches(hall: Hall, limit: int, offset: int) -> list[dict[str, Any]]:

@@ -4,19 +4,23 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
 
 - ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches,
   ``GET /t/ID/hands/N/analysis`` the analysis of a finished hand; each page in English or,
-  with ``?lang=ar``, in Arabic from right to left. Their scripts and
-  styles are files of the package under ``/static``: no CDN, nothing fetched at run time;
+  with ``?lang=ar``, in Arabic from right to left. A table's pages asked of a node that does
+  not serve the table are a 307 to the same page at the node that does (``docs/nodes.md``).
+  Their scripts and styles are files of the package under ``/static``: no CDN, nothing
+  fetched at run time;
   ``GET /game-words.js`` the words of the game they put together themselves, from
   :mod:`baloot.words.pages`, as the module their catalog imports.
 - ``GET /api/options`` the presets, flags, bots and timers a table may have, and the bot
   the lobby offers first;
-  ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play;
-  ``GET /api/tables/ID`` what anyone may know of one; ``GET /api/matches`` the history;
+  ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play on every
+  node; ``GET /api/tables/ID`` what anyone may know of one, whichever node serves it;
+  ``GET /api/matches`` the history;
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
   ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
-- ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's.
+- ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
+  that does not serve the table, closed with 4307 and the public URL of the node that does.
 
 Every response forbids framing and sniffing, sends no referrer (the links hold tokens) and
 allows scripts from the server alone. Every error is JSON ``{"error": "…"}``: bad input a 4xx,
@@ -40,7 +44,13 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -259,6 +269,9 @@ class _Api:
         self.creators: dict[str, _Bucket] = {}
 
     async def table_page(self, request: Request) -> Response:
+        moved = await self._elsewhere(request)
+        if moved is not None:
+            return moved
         known = await self._described(request)
         # An unknown table still gets the page (404), which says so in its language.
         return HTMLResponse(page_html("table", _lang(request)), status_code=200 if known else 404)
@@ -295,13 +308,23 @@ class _Api:
         return self.creators.setdefault(address, _Bucket(rate / 60, rate)).take()
 
     async def public(self, _: Request) -> Response:
-        return JSONResponse({"tables": api_json.public_tables(self.hall)})
+        return JSONResponse({"tables": await api_json.public_tables(self.hall)})
 
     async def describe(self, request: Request) -> Response:
         described = await self._described(request)
         if described is None:
             return _error(404, "no such table")
         return JSONResponse(described)
+
+    async def _elsewhere(self, request: Request) -> Response | None:
+        """A 307 to the same page at the node that serves the table, when another node does
+        (the query, a seat's token and the language, kept); None to answer here."""
+        table_id = _table_id(request)
+        base = None if table_id is None else await self.hall.elsewhere(table_id)
+        if base is None:
+            return None
+        query = request.url.query
+        return RedirectResponse(base + request.url.path + (f"?{query}" if query else ""), 307)
 
     async def _described(self, request: Request) -> dict[str, Any] | None:
         table_id = _table_id(request)
@@ -311,6 +334,9 @@ class _Api:
 
     async def analysis_page(self, request: Request) -> Response:
         known = _number(request.path_params["hand"], MAX_HAND) is not None
+        moved = await self._elsewhere(request) if known else None
+        if moved is not None:
+            return moved
         page = page_html("analysis", _lang(request))
         return HTMLResponse(page, status_code=200 if known else 404)
 
@@ -418,7 +444,7 @@ class _Api:
                 await self.hall.disconnect(live, connection)
                 break
         with contextlib.suppress(Exception):
-            await websocket.close(code=outbox.close_code or 1000)
+            await websocket.close(code=outbox.close_code or 1000, reason=outbox.close_reason)
 
     async def _read_all(
         self, websocket: WebSocket, live: Live, connection: Connection, outbox: Outbox

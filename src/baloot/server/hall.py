@@ -8,14 +8,24 @@ nothing acknowledged is ever lost; it lets bots think in a pool of threads, outs
 loop, one table at a time under the table's lock; and it keeps each table's one timer: the
 next bot decision (after a short pause, so that people can follow), a human's turn timer, the
 30 s of a disconnected human, the 30 s after a ``hand-over``. On start it brings back every
-table in play from storage.
+table in play from storage that no other node serves.
+
+The hall is one **node** of those that share a database (``docs/nodes.md``): a table lives in
+the one node that holds its lease (:mod:`~baloot.server.leases`). The hall registers its node
+when it starts and forgets it when it stops; every :data:`RENEW_SECONDS` it renews its
+leases, beats its heartbeat with its load, and takes the tables nobody holds when it is the
+least loaded (:mod:`~baloot.server.placement`). It takes a table's lease before it creates or
+restores the table; a connection to a table another node holds is closed with
+:data:`CLOSE_ELSEWHERE`, the holder's public URL as its reason. A table whose lease a renewal
+no longer lists (another node took it) is dropped from memory at once; when renewals fail
+(the database is away), so is each table whose lease runs out before the next one.
 
 A table id has at most one live copy in a server, ever. A table that fails (its steps cannot
 be stored, or a step cannot be applied) is dropped from memory and restored from storage on
-the next connection; that restore is single-flight: every connection that arrives meanwhile
-waits for the same one. A table whose kept rows cannot be read or replayed stays in storage
-as it is, is served to nobody (close code 4500) and is reported as ``unrestorable``; the
-other tables are served all the same. Storage's failures reach the hall as one
+the next connection; that restore, as every restore, is single-flight: every connection that
+arrives meanwhile waits for the same one. A table whose kept rows cannot be read or replayed
+stays in storage as it is, is served to nobody (close code 4500) and is reported as
+``unrestorable``; the other tables are served all the same. Storage's failures reach the hall as one
 :class:`~baloot.server.storage.StorageError` each, whatever the backend.
 
 A bot decides under a clock (:mod:`baloot.bots.clock`) of ``bot_seconds`` of wall time. A
@@ -33,10 +43,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeVar
 
 from baloot.bots.clock import Clock, deciding
@@ -49,7 +60,9 @@ from baloot.records.writer import dumps
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
+from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Lease, Node
 from baloot.server.messages import Message, Refused, parse, thinks
+from baloot.server.placement import adoption_quota, placement
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Outgoing, Room
 from baloot.server.seating import Connection, RoomError
@@ -74,6 +87,9 @@ BOT_SECONDS: Final = 1.0
 CLOSE_UNRESTORABLE: Final = 4500
 #: The close code that asks a client to come back later (too many connections, a reload).
 CLOSE_TRY_AGAIN: Final = 1013
+#: The close code of a connection to a table that another node serves (as ``GET /t/ID``'s
+#: 307 redirect): its reason is that node's public URL, where the client connects instead.
+CLOSE_ELSEWHERE: Final = 4307
 
 T = TypeVar("T")
 
@@ -85,6 +101,7 @@ class Outbox:
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
         self.limit = limit
         self.close_code: int | None = None
+        self.close_reason = ""
 
     def put(self, message: Message) -> None:
         """Queue ``message``; a connection that lets too many pile up is closed (1008)."""
@@ -95,10 +112,10 @@ class Outbox:
             return
         self.queue.put_nowait(message)
 
-    def close(self, code: int) -> None:
-        """Ask the transport to close the connection with ``code``."""
+    def close(self, code: int, reason: str = "") -> None:
+        """Ask the transport to close the connection with ``code`` and ``reason``."""
         if self.close_code is None:
-            self.close_code = code
+            self.close_code, self.close_reason = code, reason
             self.queue.put_nowait(None)
 
 
@@ -116,6 +133,10 @@ class Live:
     turn: tuple[int, int, Seat | None] = (0, -1, None)
     turn_started: float = 0.0
     finished: bool = False
+    lease_until: float = 0.0
+    """When the node's lease on the table runs out, as far as the node knows (its clock)."""
+    scored: tuple[int, tuple[int, int]] | None = None
+    """The hand and the totals last noted for the lobby (None: not noted by this copy)."""
 
     @property
     def has_programs(self) -> bool:
@@ -126,15 +147,19 @@ class Live:
 class Hall:
     """Every table of one server.
 
-    ``store`` keeps them; ``bot_pause`` is the pause before a bot's decision (seconds),
-    ``absent_wait`` and ``next_wait`` the waits of the protocol, ``idle`` how long (seconds)
-    a table whose humans never come back is kept in play before it is closed.
+    ``store`` keeps them; ``node`` is this node's name among those sharing the database
+    (default: the host's name) and ``public_url`` the address browsers reach it at;
+    ``bot_pause`` is the pause before a bot's decision (seconds), ``absent_wait`` and
+    ``next_wait`` the waits of the protocol, ``idle`` how long (seconds) a table whose humans
+    never come back is kept in play before it is closed.
     """
 
     def __init__(
         self,
         store: Store,
         *,
+        node: str | None = None,
+        public_url: str = "",
         bot_pause: float = 0.6,
         absent_wait: float = ABSENT_WAIT,
         next_wait: float = NEXT_WAIT,
@@ -147,6 +172,8 @@ class Hall:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.node = node or socket.gethostname()
+        self.public_url = public_url
         self.bot_pause = bot_pause
         self.absent_wait = absent_wait
         self.next_wait = next_wait
@@ -158,9 +185,13 @@ class Hall:
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
         self._deciders = deciders
         self._housekeeping: asyncio.Task[None] | None = None
+        self._leasing: asyncio.Task[None] | None = None
+        self._nodes: list[Node] = []
+        """The live nodes as the last heartbeat read them, with the tables placed since."""
+        self._adopting: set[asyncio.Future[Live | Node | None]] = set()
         self._stopping = False
         self._faulted: set[str] = set()
-        self._restoring: dict[str, asyncio.Future[Live | None]] = {}
+        self._restoring: dict[str, asyncio.Future[Live | Node | None]] = {}
         self.unrestorable: dict[str, str] = {}
         """The tables in play that could not be restored, and why (for the log, never a
         client: a replay's error may speak of cards)."""
@@ -173,11 +204,18 @@ class Hall:
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
-        """Bring back every table in play from storage, and start housekeeping. A table that
-        cannot be restored is left out (and logged in one line); the others are served."""
-        for kept in await self._store(self.store.playing):
-            self._restore(kept)
+        """Register the node, take the tables in play that nobody holds (every one for a node
+        alone) and bring them back from storage, then keep the leases and the house. A table
+        that cannot be restored is left out (and logged in one line); the others are served."""
+        now = self.clock()
+        await self._store(self.store.register_node, self.node, self.public_url, now)
+        await self._see_nodes(now)
+        for table_id in await self._adopt(now):
+            kept = await self._store(self.store.kept, table_id)
+            if kept is not None:
+                self._restore(kept, now + LEASE_SECONDS)
         self._housekeeping = asyncio.create_task(self._keep_house())
+        self._leasing = asyncio.create_task(self._keep_leases())
 
     async def stop(self) -> None:
         """Close every connection and stop the clocks; what was acknowledged is stored."""
@@ -185,6 +223,14 @@ class Hall:
         await self.analyses.stop()
         if self._housekeeping is not None:
             self._housekeeping.cancel()
+        background = [
+            task
+            for task in (self._leasing, *self._adopting, *self._restoring.values())
+            if task is not None
+        ]
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         for live in list(self.tables.values()):
             self._stop_clocks(live)
             for outbox in live.outboxes.values():
@@ -192,6 +238,12 @@ class Hall:
         for live in list(self.tables.values()):  # a bot may be thinking: let it finish
             async with live.lock:
                 pass
+        try:  # the node's tables may be taken at once, not when their leases run out
+            await self._store(self.store.forget_node, self.node)
+        except StorageError as error:
+            log.warning(
+                "node %s was not forgotten: its tables wait for their leases: %s", self.node, error
+            )
         for live in list(self.tables.values()):
             self._release(live)
         if self._releasing:
@@ -206,19 +258,48 @@ class Hall:
 
     async def create(self, request: Mapping[str, Any]) -> Room:
         """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4), stored and in play:
-        its room (whose ``tokens`` are for whoever asked)."""
-        if sum(not live.finished for live in self.tables.values()) >= MAX_TABLES:
+        its room (whose ``tokens`` are for whoever asked).
+
+        The table goes to the least loaded live node: this one unless another is less loaded
+        (:func:`~baloot.server.placement.placement`). For another node the lease is taken in
+        its name: its next renewal lists the table, and it restores it from storage (with
+        no step yet, as made); meanwhile a connection here is sent there."""
+        target = placement(self._nodes, self.node, self._load())
+        if target is None and self._load() >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
         asked = read_request(request)
         room = Room.create(asked.players, rules=asked.rules)
         room.record_url = record_url(room.id)
         config = room.config(timer=asked.timer, public=asked.public, created=self.clock())
         await self._store(self.store.create, config)
-        live = Live(room, config)
-        self.tables[room.id] = live
-        async with live.lock:
-            self._schedule(live)
+        lease = await self._place(room.id, target)
+        if lease.holder.name == self.node:
+            live = Live(room, config, lease_until=lease.expires, scored=_score(room))
+            self.tables[room.id] = live
+            async with live.lock:
+                self._schedule(live)
+        if config.public:
+            await self._tell_lobby(room.id)
         return room
+
+    async def _place(self, table_id: str, target: Node | None) -> Lease:
+        """The lease on the new table ``table_id``, taken for ``target`` (None: this node).
+        A target that was forgotten meanwhile (it stopped) leaves the table here."""
+        now = self.clock()
+        if target is not None:
+            try:
+                lease = await self._store(
+                    self.store.take_lease, table_id, target.name, now, LEASE_SECONDS
+                )
+            except StorageError as error:
+                log.warning("table %s stays here, not at node %s: %s", table_id, target.name, error)
+            else:
+                self._nodes = [
+                    replace(node, load=node.load + 1) if node.name == target.name else node
+                    for node in self._nodes
+                ]  # until the next heartbeats, so that many new tables do not all go there
+                return lease
+        return await self._store(self.store.take_lease, table_id, self.node, now, LEASE_SECONDS)
 
     async def finished(self, limit: int, offset: int) -> list[dict[str, Any]]:
         """Finished and closed matches, newest first, as storage keeps them
@@ -250,17 +331,26 @@ class Hall:
     async def connect(
         self, table_id: str, token: str | None
     ) -> tuple[Live, Connection, Outbox] | None:
-        """Connect to a table (None: no such table in play). A wrong token, a table that
-        could not be restored or one that takes no more connections raises
-        :class:`~baloot.server.seating.RoomError` (close code 4403, 4500, 1013); storage that
-        fails while a table is restored, a :class:`StorageError`."""
+        """Connect to a table (None: no such table in play). A table not in memory is
+        restored from storage once this node has its lease. A wrong token, a table that
+        could not be restored, one that takes no more connections or one that another node
+        serves raises :class:`~baloot.server.seating.RoomError` (close code 4403, 4500, 1013,
+        :data:`CLOSE_ELSEWHERE` with that node's public URL); storage that fails while a table
+        is restored, a :class:`StorageError`."""
         live = self.tables.get(table_id)
-        if live is None and table_id in self._faulted:
-            live = await self._revive(table_id)
         if live is None:
             if table_id in self.unrestorable:
                 raise RoomError("the table could not be restored from storage", CLOSE_UNRESTORABLE)
-            return None
+            found = await self._revive(table_id)
+            if isinstance(found, Node):
+                raise RoomError(found.url, CLOSE_ELSEWHERE)
+            if found is None:
+                if table_id in self.unrestorable:
+                    raise RoomError(
+                        "the table could not be restored from storage", CLOSE_UNRESTORABLE
+                    )
+                return None
+            live = found
         async with live.lock:
             if self.tables.get(table_id) is not live:  # it failed while this one waited
                 raise RoomError("the table is being reloaded; connect again", CLOSE_TRY_AGAIN)
@@ -334,17 +424,22 @@ class Hall:
         """
         table_id = live.room.id
         first, steps = live.room.take_steps()
+        finishing = False
         try:
             if steps:
                 await self.commits.append(table_id, first, steps)
             if live.room.table.match.is_over and not live.finished:
                 record, summary = _record(live), _summary(live)
                 await self._store(self.store.finish, table_id, record, summary, self.clock())
-                live.finished = True
+                live.finished = finishing = True
                 self._release(live)
         except Exception as error:  # storage's failures, and a record that cannot be made
             self._fault(live, error)
             return
+        if finishing:
+            await self._give_up(live)
+        else:
+            await self._keep_score(live)
         for connection, message in out:
             outbox = live.outboxes.get(connection)
             if outbox is not None:
@@ -374,10 +469,11 @@ class Hall:
             self._faulted.add(table_id)
         self._drop(live, 1011)
 
-    async def _revive(self, table_id: str) -> Live | None:
-        """The failed table ``table_id`` restored from storage, once: every connection that
-        asks while it is restored waits for the same restore (a second copy would play and
-        write on its own)."""
+    async def _revive(self, table_id: str) -> Live | Node | None:
+        """The table ``table_id`` restored from storage (after a fault, from a node that died,
+        or placed here), once: every connection that asks while it is restored waits for the
+        same restore (a second copy would play and write on its own). The node that holds it
+        instead, if another does; None if it is not in play."""
         restoring = self._restoring.get(table_id)
         if restoring is None:
             restoring = asyncio.ensure_future(self._reload(table_id))
@@ -386,14 +482,32 @@ class Hall:
         # A connection that gives up waiting does not stop the restore for the others.
         return await asyncio.shield(restoring)
 
-    async def _reload(self, table_id: str) -> Live | None:
-        kept = await self._store(self.store.kept, table_id)
+    async def _reload(self, table_id: str) -> Live | Node | None:
+        """Take the table's lease (it is in play), then read it: a table is read from storage
+        only once no other node may write it."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        found = await self._store(self.store.table_config, table_id)
+        kept, lease_until = None, 0.0
+        if found is not None and found[0] is TableStatus.PLAYING:
+            now = self.clock()
+            lease = await self._store(
+                self.store.take_lease, table_id, self.node, now, LEASE_SECONDS
+            )
+            if not lease.taken:
+                self._faulted.discard(table_id)
+                return lease.holder
+            kept, lease_until = await self._store(self.store.kept, table_id), lease.expires
         self._faulted.discard(table_id)
         if table_id in self.tables:
             return self.tables[table_id]
-        return None if kept is None else self._restore(kept)
+        if kept is None:
+            if found is not None:  # over or closed: nobody serves it, nobody needs its lease
+                await self._release_lease(table_id)
+            return None
+        return self._restore(kept, lease_until)
 
-    def _restore(self, kept: KeptTable) -> Live | None:
+    def _restore(self, kept: KeptTable, lease_until: float) -> Live | None:
         """The table ``kept`` back in memory with its clock set; None when its rows cannot be
         read or replayed (logged in one line, noted in :attr:`unrestorable`; storage keeps
         them as they are)."""
@@ -406,15 +520,15 @@ class Hall:
             self.unrestorable[kept.id] = reason
             return None
         self.unrestorable.pop(kept.id, None)
-        live = Live(room, config)
+        live = Live(room, config, lease_until=lease_until)
         self.tables[kept.id] = live
         self._schedule(live)  # nobody else can hold the lock of a table not yet served
         return live
 
-    def _drop(self, live: Live, code: int) -> None:
+    def _drop(self, live: Live, code: int, reason: str = "") -> None:
         self._stop_clocks(live)
         for outbox in live.outboxes.values():
-            outbox.close(code)
+            outbox.close(code, reason)
         self._forget(live)
         self._release(live)
 
@@ -595,6 +709,153 @@ class Hall:
                     self.store.close_table, table_id, now, _summary(idle), _record(idle)
                 )
                 self._drop(idle, 1001)
+                await self._give_up(idle)
+
+    # ------------------------------------------------------------------ the node
+
+    def _load(self) -> int:
+        """How many tables in play this node serves (what its heartbeat says)."""
+        return sum(not live.finished for live in self.tables.values())
+
+    async def _see_nodes(self, now: float) -> None:
+        """Read the live nodes and their loads, for where the next tables go."""
+        self._nodes = await self._store(self.store.live_nodes, now, LEASE_SECONDS)
+
+    async def _adopt(self, now: float) -> list[str]:
+        """Take the leases of tables nobody holds, as many as this node's share is (none
+        unless it is the least loaded: :func:`~baloot.server.placement.adoption_quota`)."""
+        quota = adoption_quota(self._nodes, self.node, self._load())
+        if quota <= 0:
+            return []
+        return await self._store(self.store.adopt, self.node, now, LEASE_SECONDS, quota)
+
+    def _adopt_later(self, table_id: str) -> None:
+        """Restore the table whose lease this node holds, without waiting for a connection:
+        its bots and its timers go on. A failure is logged; a connection tries again."""
+
+        def adopted(task: asyncio.Future[Live | Node | None]) -> None:
+            self._adopting.discard(task)
+            if not task.cancelled() and isinstance(task.exception(), StorageError):
+                log.warning("table %s was not restored here: %s", table_id, task.exception())
+
+        task = asyncio.ensure_future(self._revive(table_id))
+        self._adopting.add(task)
+        task.add_done_callback(adopted)
+
+    async def _keep_leases(self) -> None:
+        """Every :data:`RENEW_SECONDS`: renew the leases, beat the heartbeat, take the tables
+        placed here or that nobody holds, and let go of the tables this node lost."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._renew()
+            except Exception:  # a fault of the hall's own: the next renewal still comes
+                log.exception("node %s: a renewal of its leases failed", self.node)
+
+    async def _renew(self) -> None:
+        """One round of :meth:`_keep_leases`."""
+        now = self.clock()
+        # The tables in memory now took their leases before this renewal is written (one
+        # writer thread, in order): a table missing from its answer was taken by another node.
+        serving = {table_id: live for table_id, live in self.tables.items() if not live.finished}
+        try:
+            held = await self._store(self.store.renew_leases, self.node, now, LEASE_SECONDS)
+        except StorageError as error:
+            log.warning("node %s did not renew its leases: %s", self.node, error)
+            running_out = [
+                live for live in serving.values() if live.lease_until <= now + RENEW_SECONDS
+            ]
+            reason = "the server cannot reach its storage; connect again"
+            await asyncio.gather(
+                *(self._let_go(live, CLOSE_TRY_AGAIN, reason) for live in running_out)
+            )
+            return
+        for table_id, live in serving.items():
+            if table_id in held:
+                live.lease_until = now + LEASE_SECONDS
+        lost = [live for table_id, live in serving.items() if table_id not in held]
+        await asyncio.gather(*(self._lose(live, now) for live in lost))
+        try:
+            await self._store(self.store.heartbeat, self.node, self._load(), now)
+            await self._see_nodes(now)
+            placed = sorted(held - self.tables.keys() - self._faulted - self.unrestorable.keys())
+            for table_id in [*placed, *await self._adopt(now)]:
+                if table_id not in self._restoring:
+                    self._adopt_later(table_id)
+        except StorageError as error:
+            log.warning("node %s did not beat its heartbeat: %s", self.node, error)
+
+    async def _lose(self, live: Live, now: float) -> None:
+        """Let go of a table whose lease another node took: its connections are sent there."""
+        table_id = live.room.id
+        log.warning("table %s is served by another node now", table_id)
+        try:
+            holder = await self._store(self.store.holder, table_id, now)
+        except StorageError:
+            holder = None
+        if holder is None:
+            await self._let_go(live, CLOSE_TRY_AGAIN, "the table moves; connect again")
+        else:
+            await self._let_go(live, CLOSE_ELSEWHERE, holder.url)
+
+    async def _let_go(self, live: Live, code: int, reason: str) -> None:
+        """Drop the table from memory (its connections closed with ``code`` and ``reason``)
+        once whatever it is doing is done, the lease kept as it is."""
+        async with live.lock:
+            if self.tables.get(live.room.id) is live:
+                self._drop(live, code, reason)
+
+    async def _give_up(self, live: Live) -> None:
+        """Give up the lease of a table that is over or closed, and tell the lobby. A
+        failure is logged: nobody restores a table no longer in play."""
+        await self._release_lease(live.room.id)
+        if live.config.public:
+            await self._tell_lobby(live.room.id)
+
+    async def _release_lease(self, table_id: str) -> None:
+        try:
+            await self._store(self.store.release_lease, table_id, self.node)
+        except StorageError as error:
+            log.warning("table %s: its lease was not given up: %s", table_id, error)
+
+    async def _keep_score(self, live: Live) -> None:
+        """Note the table's hand and totals for the lobby of every node, when they changed
+        (a hand's end, a deal). A failure is logged: the lobby is not the table's truth."""
+        score = _score(live.room)
+        if score == live.scored:
+            return
+        try:
+            await self._store(self.store.keep_score, live.room.id, *score)
+        except StorageError as error:
+            log.warning("table %s: its score was not noted for the lobby: %s", live.room.id, error)
+            return
+        live.scored = score
+        if live.config.public:
+            await self._tell_lobby(live.room.id)
+
+    async def _tell_lobby(self, table_id: str) -> None:
+        """Tell every node that the lobby changed (``table_id`` changed); logged if not."""
+        try:
+            await self._store(self.store.notify_lobby, table_id)
+        except StorageError as error:
+            log.warning("table %s: the lobby was not told of it: %s", table_id, error)
+
+    async def elsewhere(self, table_id: str) -> str | None:
+        """The public URL of the node that serves the table, when another node does (a page
+        asked of this one is sent there); None when this one does, or none does."""
+        if table_id in self.tables:
+            return None
+        holder = await self._store(self.store.holder, table_id, self.clock())
+        return None if holder is None or holder.name == self.node else holder.url
+
+    async def public_tables(self) -> list[dict[str, Any]]:
+        """The public tables in play on every node, as storage knows them
+        (:meth:`~baloot.server.lobby.Lobby.public_playing`)."""
+        return await self._store(self.store.public_playing)
+
+    async def table_config(self, table_id: str) -> tuple[TableStatus, str] | None:
+        """A table's status and kept config, wherever it is served, or None if unknown."""
+        return await self._store(self.store.table_config, table_id)
 
 
 def record_url(table_id: str) -> str:
@@ -606,6 +867,11 @@ def _record(live: Live) -> str:
     """The match so far as a ``baloot/1`` record, dated the day the table was made."""
     date = time.strftime("%Y-%m-%d", time.gmtime(live.config.created))
     return dumps(live.room.table.record(date=date))
+
+
+def _score(room: Room) -> tuple[int, tuple[int, int]]:
+    """The table's hand in play and its match totals, as the lobby lists them."""
+    return room.table.hand_number, room.table.match.totals
 
 
 def _summary(live: Live) -> dict[str, Any]:

@@ -10,7 +10,8 @@ renewal. A node takes a lease before it restores or creates a table
 (:meth:`Leases.take_lease`): it gets it when nobody holds it, when its holder let it expire,
 or when it holds it already; otherwise it learns the holder, to send the connection there. A
 node stops serving a table as soon as a renewal no longer lists it (another node took it).
-New tables go to the least loaded live node (:meth:`Leases.live_nodes`). A lease is a promise,
+New tables go to the least loaded live node (:meth:`Leases.live_nodes`), and so do the tables
+nobody holds (:meth:`Leases.adopt`: their node died). A lease is a promise,
 not a lock on the journal: should two nodes ever write one table, its step numbering
 (``Store.append(..., first=)``) refuses the second one's steps.
 
@@ -160,6 +161,25 @@ class Leases(Transactions):
             )
         expires, *holder = rows[0]
         return Lease(table_id, _node(tuple(holder)), float(expires), bool(taken))
+
+    def adopt(self, node: str, now: float, ttl: float, limit: int) -> list[str]:
+        """Take for ``node`` until ``now + ttl`` the leases of at most ``limit`` tables in play
+        that nobody holds (their node died), the oldest first when there are more; their ids,
+        sorted. Race-free as :meth:`take_lease` is: of two nodes adopting at once, each table
+        goes to one."""
+        with self._transaction() as run:
+            rows = run(
+                "INSERT INTO leases (table_id, node, expires)"
+                " SELECT t.id, ?, ? FROM tables t LEFT JOIN leases l ON l.table_id = t.id"
+                " WHERE t.status = 'playing' AND (l.table_id IS NULL OR l.expires <= ?)"
+                " ORDER BY t.created, t.id LIMIT ?"
+                " ON CONFLICT (table_id) DO UPDATE"
+                " SET node = excluded.node, expires = excluded.expires"
+                " WHERE leases.expires <= ? OR leases.node = excluded.node"
+                " RETURNING table_id",
+                (node, now + ttl, now, limit, now),
+            )
+        return sorted(str(table_id) for (table_id,) in rows)
 
     def renew_leases(self, node: str, now: float, ttl: float) -> set[str]:
         """Renew every lease ``node`` holds until ``now + ttl``; the ids of their tables. A

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Final
-from urllib.parse import unquote_plus
+from urllib.parse import unquote_plus, urlsplit
 
 from baloot.bots.base import available_bots, make_bot
 from baloot.bots.levels import DEFAULT_OPPONENT, ROLES
@@ -57,6 +57,11 @@ MAX_IDLE_DAYS: Final = 3650
 MAX_TABLES_PER_MINUTE: Final = 10_000
 #: The most bot worker processes one server starts.
 MAX_BOT_WORKERS: Final = 256
+#: The most bytes ``--public-url`` may have: a WebSocket close reason carries it (RFC 6455
+#: leaves 123 bytes for the reason).
+MAX_PUBLIC_URL: Final = 123
+#: What a node's name may be.
+_NODE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: The query of a URL in a log line: from ``?`` to a space, a quote or an angle bracket.
 _QUERY = re.compile(r"\?[^\s\"'<>]*")
 #: One parameter of a query: the server separates them by ``&``; ``;`` and ``?`` are
@@ -70,6 +75,7 @@ examples:
   baloot serve --host 0.0.0.0          # friends on the same network open http://YOUR-IP:8000/
   baloot serve --db postgresql://user:secret@localhost/baloot
   baloot serve --bot mine="python3 /srv/bots/mine.py"   # tables may seat bot:mine
+  baloot serve --host 0.0.0.0 --db postgresql://baloot@db/baloot --node a --public-url https://a.example
 
 A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per seat while its
 table is in play, and when it fails the heuristic bot makes that decision (the table shows
@@ -87,8 +93,18 @@ whose estimates it shows (none: exact values only, the quickest).
 
 Tables in play survive a restart: every decision is stored before it is acknowledged.
 The database is a SQLite file (default: $XDG_STATE_HOME/pybaloot/tables.db) or a
-PostgreSQL URL. Ctrl-C or SIGTERM stop the server cleanly (every acknowledged decision is
-stored); exit status 130 after Ctrl-C, 143 after SIGTERM, 2 when the server cannot start."""
+PostgreSQL URL.
+
+Several servers (nodes) may share one PostgreSQL database: start each with a --node name of
+its own and the --public-url browsers reach it at (docs/nodes.md). A table is served by one
+node; a page or a socket of a table asked of another node is sent there (a 307, close code
+4307 with the node's URL). A new table goes to the least loaded node, and the tables of a node
+that stopped answering go on at another within seconds. Alone, a server is the node
+HOSTNAME:PORT at http://HOST:PORT.
+
+Ctrl-C or SIGTERM stop the server cleanly (every acknowledged decision is stored, the
+node's tables left to the others at once); exit status 130 after Ctrl-C, 143 after SIGTERM,
+2 when the server cannot start."""
 
 
 def default_db() -> Path:
@@ -103,6 +119,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument(
         "--db", metavar="FILE_OR_URL", help="SQLite file or postgresql:// URL (see below)"
+    )
+    parser.add_argument(
+        "--node",
+        metavar="NAME",
+        help="this server's name among those sharing the database "
+        "(default HOSTNAME:PORT; letters, digits, '.', '_', ':', '-')",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="where browsers reach this server, for the pages and sockets other servers send "
+        "here (default http://HOST:PORT)",
     )
     parser.add_argument(
         "--idle-days",
@@ -249,6 +277,8 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         return _cannot(f"--bots-on: {first_line(error)}")
     hall = Hall(
         store,
+        node=args.node or f"{socket.gethostname()}:{args.port}",
+        public_url=_public_url(args),
         bot_pause=args.bot_pause,
         idle=args.idle_days * 24 * 3600,
         analysis_bot=analysis_bot,
@@ -470,6 +500,40 @@ def _bad_option(args: argparse.Namespace) -> str | None:
         return "--host is an address to listen on (127.0.0.1, 0.0.0.0, ::), not empty"
     if args.db is not None and not args.db.strip():
         return "--db is a SQLite file or a postgresql:// URL, not empty"
+    return _bad_node(args)
+
+
+def _public_url(args: argparse.Namespace) -> str:
+    """``--public-url`` without a final ``/``, or ``http://HOST:PORT`` (the host's name for
+    a server that listens on every address).
+
+    >>> from argparse import Namespace
+    >>> _public_url(Namespace(public_url="https://a.example/", host="0.0.0.0", port=80))
+    'https://a.example'
+    >>> _public_url(Namespace(public_url=None, host="::1", port=8000))
+    'http://[::1]:8000'
+    """
+    if args.public_url:
+        return str(args.public_url).rstrip("/")
+    host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
+    return f"http://[{host}]:{args.port}" if ":" in host else f"http://{host}:{args.port}"
+
+
+def _bad_node(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--node`` and ``--public-url``, in one line (None: nothing). A
+    public URL is an origin (no path but ``/``, no query), short enough to be a WebSocket
+    close reason (:data:`MAX_PUBLIC_URL` bytes), where a client is sent."""
+    if args.node is not None and not _NODE.fullmatch(args.node):
+        return f"--node is 1 to 64 letters, digits, '.', '_', ':' or '-', not {args.node[:80]!r}"
+    if args.public_url is None:
+        return None
+    url = urlsplit(args.public_url)
+    origin_only = url.path in ("", "/") and not (url.query or url.fragment or url.username)
+    if url.scheme not in ("http", "https") or not url.hostname or not origin_only:
+        shown = args.public_url[:80]
+        return f"--public-url is an http:// or https:// origin (https://a.example), not {shown!r}"
+    if len(args.public_url.rstrip("/").encode()) > MAX_PUBLIC_URL:
+        return f"--public-url is at most {MAX_PUBLIC_URL} bytes"
     return None
 
 

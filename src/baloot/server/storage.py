@@ -443,6 +443,16 @@ class Store(Leases, Lobby):
         status, record = rows[0]
         return TableStatus(status), record
 
+    def table_config(self, table_id: str) -> tuple[TableStatus, str] | None:
+        """The table's status and its config as kept (JSON text, read by whoever needs it), or
+        None for an unknown id: what any node tells of a table, wherever it is served."""
+        with self._transaction() as run:
+            rows = run("SELECT status, config FROM tables WHERE id = ?", (table_id,))
+        if not rows:
+            return None
+        status, config = rows[0]
+        return TableStatus(status), str(config)
+
     # -- analyses of finished hands -----------------------------------------------------
 
     def analysis(self, table_id: str, hand: int, digest: str) -> dict[str, Any] | None:

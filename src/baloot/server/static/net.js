@@ -6,10 +6,17 @@
 // than ours (an undo's snapshot has a new v and supersedes the history). After a drop the
 // socket reconnects with a growing pause and sends `resync` since our v; the server's
 // snapshot on connect is handled the same way.
+//
+// Several servers may share the tables (docs/nodes.md): a server that does not serve this
+// table closes the socket with 4307, the public URL of the one that does as its reason. The
+// page then moves there: the same path and query (the seat's token, the language) on that
+// origin, since the page's other requests (its sheets, its description) go to its own origin.
+// A reason naming this very origin (servers behind one address) is a plain retry.
 
 const PING_MS = 20000;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
 const FATAL = { 4403: "fatal_4403", 4404: "fatal_4404", 4500: "fatal_4500" };
+const ELSEWHERE = 4307;
 
 export class TableConnection {
   constructor(tableId, token, onChange) {
@@ -22,7 +29,7 @@ export class TableConnection {
     this.seats = null;
     this.sheets = {}; // hand number → sheet lines from its hand-over
     this.socket = null;
-    this.status = "connecting"; // connecting | open | retrying | fatal
+    this.status = "connecting"; // connecting | open | retrying | moving | fatal
     this.fatal = null;
     this.retryIn = 0;
     this.attempt = 0;
@@ -80,6 +87,7 @@ export class TableConnection {
         this.stop(FATAL[event.code]);
         return;
       }
+      if (event.code === ELSEWHERE && this.moveTo(event.reason)) return;
       if (!opened) {
         this.failuresBeforeOpen += 1;
         this.checkRefused();
@@ -105,6 +113,22 @@ export class TableConnection {
       return;
     }
     this.scheduleRetry();
+  }
+
+  // Go to this page at the server `base` (an http(s) origin); false when it is no other.
+  moveTo(base) {
+    let target;
+    try {
+      target = new URL(base);
+    } catch (err) {
+      return false;
+    }
+    if (!/^https?:$/.test(target.protocol) || target.origin === location.origin) return false;
+    this.status = "moving";
+    clearInterval(this.pingTimer);
+    this.onChange("status");
+    location.assign(target.origin + location.pathname + location.search + location.hash);
+    return true;
   }
 
   stop(reason) {
