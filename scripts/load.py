@@ -60,6 +60,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
@@ -78,15 +79,17 @@ MAX_TABLES_PER_SLOT: Final = 10_000
 #: Targets of the paced run.
 TARGET_P99_MS: Final = 100.0
 TARGET_RSS_MB: Final = 500.0
+#: The close code of a node that does not serve the table; the reason is the holder's URL.
+CLOSE_ELSEWHERE: Final = 4307
 ROOT: Final = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
 class WorkerConfig:
-    """What one client process plays: ``tables`` slots on the server at ``base``."""
+    """What one client process plays: ``tables`` slots on the servers at ``bases``."""
 
     index: int
-    base: str
+    bases: tuple[str, ...]
     tables: int
     seconds: float
     think: tuple[float, float]
@@ -106,12 +109,20 @@ class Stats:
     next_ms: list[float] = field(default_factory=list)
     bot_ms: list[float] = field(default_factory=list)
     create_ms: list[float] = field(default_factory=list)
+    #: From a connection's drop to the first message of another node that moves the table on.
+    failover_s: list[float] = field(default_factory=list)
     decisions: int = 0
     events: int = 0
     hands: int = 0
     matches: int = 0
     tables: int = 0
     rate_limited: int = 0
+    #: Connections closed with 4307 (the table is at another node) and followed there.
+    redirects: int = 0
+    #: Connections that dropped (or could not open) while the table was in play.
+    drops: int = 0
+    #: Tables whose play went on at another node after a drop.
+    failed_over: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     cpu_s: float = 0.0
     elapsed_s: float = 0.0
@@ -122,20 +133,68 @@ class Stats:
         return out
 
     def merge(self, data: dict[str, Any]) -> None:
-        for name in ("ack_ms", "event_ms", "event_at", "next_ms", "bot_ms", "create_ms"):
+        for name in LISTS:
             getattr(self, name).extend(data[name])
-        for name in ("decisions", "events", "hands", "matches", "tables", "rate_limited"):
+        for name in COUNTS:
             setattr(self, name, getattr(self, name) + data[name])
         self.errors.update(data["errors"])
         self.cpu_s += data["cpu_s"]
         self.elapsed_s = max(self.elapsed_s, data["elapsed_s"])
 
 
-# ---------------------------------------------------------------------- the client processes
+LISTS: Final = ("ack_ms", "event_ms", "event_at", "next_ms", "bot_ms", "create_ms", "failover_s")
+COUNTS: Final = (
+    "decisions",
+    "events",
+    "hands",
+    "matches",
+    "tables",
+    "rate_limited",
+    "redirects",
+    "drops",
+    "failed_over",
+)
 
 
-class _TableOver(Exception):
-    """The table's match is over (or it failed): the slot goes on with a new table."""
+@dataclass
+class Seat:
+    """The human of one table, as it stands across its connections (one node, then another)."""
+
+    table: str
+    token: str
+    #: The node it connects to (host:port).
+    base: str
+    view: dict[str, Any] = field(default_factory=dict)
+    #: The last ``v`` heard (-1: none yet).
+    v: int = -1
+    #: The hand in play (``match.hand``) and how many actions its view had, as last heard.
+    hand: int = 0
+    actions: int = 0
+    #: Messages sent, for their ids (unique for the table's life).
+    numbers: int = 0
+    #: When the connection dropped, while the table has not moved on at another node.
+    dropped_at: float | None = None
+    #: The ``v`` the table must reach after the drop: one more when an act was acknowledged
+    #: before its event was heard.
+    must_reach: int = -1
+    #: The table's view and ``v`` when it dropped, to tell a snapshot that moves it on.
+    view_at_drop: dict[str, Any] = field(default_factory=dict)
+    v_at_drop: int = -1
+    #: Whether this table already counts in ``failed_over``.
+    counted: bool = False
+
+
+#: How a connection ended: the match is over (or an error, counted), the table is at another
+#: node (host:port), or the node went away.
+Outcome = tuple[str, str]
+OVER: Final = ("over", "")
+DOWN: Final = ("down", "")
+#: Close codes of a node that went away (1006: no close frame at all).
+CLOSED_DOWN: Final = frozenset({1001, 1006, 1011, 1013})
+#: A table that no node serves for this long after a drop is given up.
+FAILOVER_GIVE_UP_S: Final = 45.0
+#: The pause before connecting again after a drop.
+RETRY_S: Final = 0.25
 
 
 class Client:
@@ -147,6 +206,7 @@ class Client:
         self.deadline = 0.0
         self.start = 0.0
         self.creating = asyncio.Semaphore(CREATING)
+        self.created = 0
 
     async def run(self) -> Stats:
         start = self.start = time.perf_counter()
@@ -168,12 +228,21 @@ class Client:
                 await asyncio.sleep(1.0)
                 continue
             try:
-                await self.play(created[0], created[1], rng)
+                await self.play(Seat(*created), rng)
             except Exception as error:  # counted, and the slot goes on with a new table
                 self.stats.errors[f"exception:{type(error).__name__}"] += 1
 
-    async def create(self) -> tuple[str, str] | None:
-        """A new table: its id and the human's token (None after an error, counted)."""
+    def after(self, base: str) -> str:
+        """The server after ``base`` in the list (where a client goes when ``base`` fails)."""
+        bases = self.config.bases
+        return bases[(bases.index(base) + 1) % len(bases)] if base in bases else bases[0]
+
+    async def create(self) -> tuple[str, str, str] | None:
+        """A new table, asked of the servers in turn: its id, the human's token, the server.
+
+        None after an error (counted). A server that cannot be reached passes the request to
+        the next one.
+        """
         body = json.dumps(
             {
                 "rules": "classic",
@@ -186,49 +255,119 @@ class Client:
                 "names": {SEAT: "load"},
             }
         ).encode()
-        request = urllib.request.Request(
-            f"http://{self.config.base}/api/tables",
-            data=body,
-            headers={"content-type": "application/json"},
-            method="POST",
-        )
 
-        def post() -> dict[str, Any]:
+        def post(base: str) -> dict[str, Any]:
+            request = urllib.request.Request(
+                f"http://{base}/api/tables",
+                data=body,
+                headers={"content-type": "application/json"},
+                method="POST",
+            )
             with urllib.request.urlopen(request, timeout=self.config.timeout) as response:
                 if response.status != 201:
                     raise urllib.error.URLError(f"status {response.status}")
                 answer: dict[str, Any] = json.loads(response.read())
                 return answer
 
+        bases = self.config.bases
+        base = bases[(self.config.index + self.created) % len(bases)]
+        self.created += 1
         async with self.creating:
             began = time.perf_counter()
-            try:
-                answer = await asyncio.to_thread(post)
-            except urllib.error.HTTPError as error:
-                self.stats.errors[f"create:http-{error.code}"] += 1
-                return None
-            except Exception as error:
-                self.stats.errors[f"create:{type(error).__name__}"] += 1
-                return None
+            for attempt in range(len(bases)):
+                try:
+                    answer = await asyncio.to_thread(post, base)
+                    break
+                except urllib.error.HTTPError as error:
+                    self.stats.errors[f"create:http-{error.code}"] += 1
+                    return None
+                except urllib.error.URLError as error:
+                    if attempt + 1 < len(bases) and isinstance(error.reason, OSError):
+                        base = self.after(base)
+                        continue
+                    self.stats.errors[f"create:{type(error).__name__}"] += 1
+                    return None
+                except Exception as error:
+                    self.stats.errors[f"create:{type(error).__name__}"] += 1
+                    return None
             self.stats.create_ms.append((time.perf_counter() - began) * 1000)
         self.stats.tables += 1
-        return str(answer["table"]), str(answer["seats"][SEAT]["token"])
+        # The seat's link is relative: the socket goes to the server asked, on the same path.
+        return str(answer["table"]), str(answer["seats"][SEAT]["token"]), base
 
-    async def play(self, table: str, token: str, rng: random.Random) -> None:
-        """Play one table until its match is over, an error, or the deadline."""
+    async def play(self, seat: Seat, rng: random.Random) -> None:
+        """Play one table until its match is over, an error, or the deadline.
+
+        It follows the table from node to node: to the node a 4307 names, and after a drop to
+        the next server, until one serves it again.
+        """
+        from websockets.exceptions import InvalidHandshake
+
+        stats = self.stats
+        while time.perf_counter() < self.deadline:
+            try:
+                kind, where = await self.connection(seat, rng)
+            except (OSError, TimeoutError, InvalidHandshake):  # refused, or never opened
+                kind, where = DOWN
+            if kind == "over":
+                return
+            if kind == "moved":
+                stats.redirects += 1
+                seat.base = where
+                continue
+            now = time.perf_counter()
+            if seat.dropped_at is None:
+                stats.drops += 1
+                seat.dropped_at = now
+                seat.view_at_drop, seat.v_at_drop = seat.view, seat.v
+            elif now - seat.dropped_at > FAILOVER_GIVE_UP_S:
+                stats.errors["failover:gave_up"] += 1
+                return
+            seat.base = self.after(seat.base)
+            await asyncio.sleep(RETRY_S)
+
+    def moved_on(self, seat: Seat, message: dict[str, Any], now: float) -> bool:
+        """After a drop: check what ``message`` says against what was heard before the drop.
+
+        True when it moves the table on (the failover is done), False when it tells nothing new
+        (a duplicate of a resync, or a snapshot of the table as it was).
+        """
+        assert seat.dropped_at is not None
+        stats = self.stats
+        v = message["v"]
+        if message.get("type") != "snapshot":
+            if v <= seat.v:
+                return False
+        else:
+            if v < seat.v_at_drop:
+                stats.errors["v_backwards"] += 1
+            elif v < seat.must_reach:
+                stats.errors["lost_ack"] += 1
+            match = message.get("match", {})
+            actions = len(message["view"].get("actions", []))
+            if match.get("hand") == seat.hand and actions < seat.actions:
+                stats.errors["lost_action"] += 1
+            if v <= seat.v_at_drop and message["view"] == seat.view_at_drop:
+                return False
+        stats.failover_s.append(now - seat.dropped_at)
+        if not seat.counted:
+            stats.failed_over += 1
+            seat.counted = True
+        seat.dropped_at = None
+        return True
+
+    async def connection(self, seat: Seat, rng: random.Random) -> Outcome:
+        """One connection of the human to its table's node: what ended it."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
         stats = self.stats
         low, high = self.config.think
         timeout = self.config.timeout
-        uri = f"ws://{self.config.base}/ws/tables/{table}?token={token}"
+        uri = f"ws://{seat.base}/ws/tables/{seat.table}?token={seat.token}"
         async with connect(
             uri, open_timeout=timeout, close_timeout=2, ping_interval=None, max_size=2**22
         ) as ws:
-            view: dict[str, Any] = {}
-            v = -1
-            numbers = 0
             # The message in flight: its kind ("act"/"next"), id, when sent, when acked.
             pending: tuple[str, str, float, float | None] | None = None
             scheduled: tuple[str, float] | None = None  # what to send next, and when
@@ -237,106 +376,132 @@ class Client:
             awaiting_next = False
 
             async def send(kind: str, now: float) -> tuple[str, str, float, float | None]:
-                nonlocal numbers, last_sent
-                numbers += 1
-                id_ = f"{kind[0]}{numbers}"
+                nonlocal last_sent
+                seat.numbers += 1
+                id_ = f"{kind[0]}{seat.numbers}"
                 message: dict[str, Any] = {"type": kind, "id": id_}
                 if kind == "act":
-                    message["action"] = rng.choice(view["legal"])
+                    message["action"] = rng.choice(seat.view["legal"])
                 last_sent = now
                 await ws.send(json.dumps(message))
                 return kind, id_, now, None
 
-            while True:
-                now = time.perf_counter()
-                if now >= self.deadline:
-                    return
-                until = self.deadline
-                if scheduled is not None:
-                    until = min(until, scheduled[1])
-                if pending is not None:
-                    until = min(until, pending[2] + timeout)
-                else:
-                    until = min(until, last_heard + timeout)
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), max(0.0, until - now))
-                except TimeoutError:
+            try:
+                if seat.dropped_at is not None and seat.v >= 0:
+                    await ws.send(json.dumps({"type": "resync", "since": seat.v}))
+                while True:
                     now = time.perf_counter()
-                    if scheduled is not None and now >= scheduled[1]:
-                        if now < last_sent + MIN_INTERVAL:
-                            scheduled = scheduled[0], last_sent + MIN_INTERVAL
-                            continue
-                        pending = await send(scheduled[0], now)
-                        scheduled = None
-                    elif pending is not None and now >= pending[2] + timeout:
-                        stats.errors[f"timeout:{pending[0]}"] += 1
-                        return
-                    elif pending is None and scheduled is None and now >= last_heard + timeout:
-                        stats.errors["timeout:silence"] += 1
-                        return
-                    continue
-                except ConnectionClosed as closed:
-                    stats.errors[f"closed:{closed.rcvd.code if closed.rcvd else 'none'}"] += 1
-                    return
-                now = time.perf_counter()
-                heard_before, last_heard = last_heard, now
-                message = json.loads(raw)
-                kind = message.get("type")
-                if "v" in message:
-                    if kind != "snapshot" and v >= 0 and message["v"] != v + 1:
-                        stats.errors["v_gap"] += 1
-                    v = message["v"]
-                    if pending is not None and pending[3] is not None and kind != "snapshot":
-                        took = (now - pending[2]) * 1000
-                        if pending[0] == "act":
-                            stats.event_ms.append(took)
-                            stats.event_at.append(pending[2] - self.start)
-                        pending = None
-                if kind == "ack":
-                    if pending is not None and message.get("id") == pending[1]:
-                        took = (now - pending[2]) * 1000
-                        if pending[0] == "act":
-                            stats.ack_ms.append(took)
-                            stats.decisions += 1
-                        else:
-                            stats.next_ms.append(took)
-                        pending = pending[0], pending[1], pending[2], now
-                    continue
-                if kind == "reject":
-                    code = str(message.get("code"))
-                    if code == "rate_limited":
-                        stats.rate_limited += 1
+                    if now >= self.deadline:
+                        return OVER
+                    until = self.deadline
+                    if scheduled is not None:
+                        until = min(until, scheduled[1])
+                    if pending is not None:
+                        until = min(until, pending[2] + timeout)
                     else:
-                        stats.errors[f"reject:{code}"] += 1
-                    if pending is not None and message.get("id") == pending[1]:
-                        retry = pending[0]
-                        pending = None
+                        until = min(until, last_heard + timeout)
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), max(0.0, until - now))
+                    except TimeoutError:
+                        now = time.perf_counter()
+                        if scheduled is not None and now >= scheduled[1]:
+                            if now < last_sent + MIN_INTERVAL:
+                                scheduled = scheduled[0], last_sent + MIN_INTERVAL
+                                continue
+                            pending = await send(scheduled[0], now)
+                            scheduled = None
+                        elif pending is not None and now >= pending[2] + timeout:
+                            stats.errors[f"timeout:{pending[0]}"] += 1
+                            return OVER
+                        elif pending is None and scheduled is None and now >= last_heard + timeout:
+                            stats.errors["timeout:silence"] += 1
+                            return OVER
+                        continue
+                    now = time.perf_counter()
+                    heard_before, last_heard = last_heard, now
+                    message = json.loads(raw)
+                    kind = message.get("type")
+                    resumed = False
+                    if "v" in message:
+                        if seat.dropped_at is not None:
+                            if not self.moved_on(seat, message, now):
+                                if kind != "snapshot":
+                                    continue  # a message it has already
+                            else:
+                                resumed = True
+                        elif kind != "snapshot" and seat.v >= 0 and message["v"] != seat.v + 1:
+                            if message["v"] <= seat.v:
+                                continue  # a message it has already (a resync's)
+                            stats.errors["v_gap"] += 1
+                        seat.v = message["v"]
+                        seat.must_reach = seat.v
+                        if pending is not None and pending[3] is not None and kind != "snapshot":
+                            took = (now - pending[2]) * 1000
+                            if pending[0] == "act":
+                                stats.event_ms.append(took)
+                                stats.event_at.append(pending[2] - self.start)
+                            pending = None
+                    if kind == "ack":
+                        if pending is not None and message.get("id") == pending[1]:
+                            took = (now - pending[2]) * 1000
+                            if pending[0] == "act":
+                                stats.ack_ms.append(took)
+                                stats.decisions += 1
+                                # Stored before the ack: its event must come, here or elsewhere.
+                                seat.must_reach = seat.v + 1
+                            else:
+                                stats.next_ms.append(took)
+                            pending = pending[0], pending[1], pending[2], now
+                        continue
+                    if kind == "reject":
+                        code = str(message.get("code"))
                         if code == "rate_limited":
-                            scheduled = retry, now + 0.2
-                    continue
-                if kind in ("snapshot", "event", "deal", "hand-over"):
-                    view = message["view"]
-                if kind == "event":
-                    stats.events += 1
-                    if not str(message.get("action", "")).startswith(SEAT):
-                        stats.bot_ms.append((now - heard_before) * 1000)
-                if kind in ("snapshot", "deal", "hand-over"):
-                    match = message["match"]
-                    if match.get("winner") is not None:
-                        stats.matches += 1
-                        return
-                    awaiting_next = SEAT in match.get("awaiting_next", [])
-                if kind == "hand-over":
-                    stats.hands += 1
-                if pending is not None or scheduled is not None:
-                    continue
-                think = rng.uniform(low, high) if high > 0 else 0.0
-                at = max(now + think, last_sent + MIN_INTERVAL)
-                if view.get("to_act") == SEAT and view.get("legal"):
-                    scheduled = "act", at
-                elif view.get("phase") == "over" and awaiting_next:
-                    scheduled = "next", at
-                    awaiting_next = False
+                            stats.rate_limited += 1
+                        else:
+                            stats.errors[f"reject:{code}"] += 1
+                        if pending is not None and message.get("id") == pending[1]:
+                            retry = pending[0]
+                            pending = None
+                            if code == "rate_limited":
+                                scheduled = retry, now + 0.2
+                        continue
+                    if kind in ("snapshot", "event", "deal", "hand-over"):
+                        seat.view = message["view"]
+                        seat.actions = len(seat.view.get("actions", []))
+                    if kind == "event":
+                        stats.events += 1
+                        if not resumed and not str(message.get("action", "")).startswith(SEAT):
+                            stats.bot_ms.append((now - heard_before) * 1000)
+                    if kind in ("snapshot", "deal", "hand-over"):
+                        match = message["match"]
+                        seat.hand = match.get("hand", seat.hand)
+                        if match.get("winner") is not None:
+                            stats.matches += 1
+                            return OVER
+                        awaiting_next = SEAT in match.get("awaiting_next", [])
+                    if kind == "hand-over":
+                        stats.hands += 1
+                    if pending is not None or scheduled is not None:
+                        continue
+                    # Back after a drop, the human answers at once: the failover time is the
+                    # servers', not a think time.
+                    back = seat.dropped_at is not None
+                    think = rng.uniform(low, high) if high > 0 and not back else 0.0
+                    at = max(now + think, last_sent + MIN_INTERVAL)
+                    if seat.view.get("to_act") == SEAT and seat.view.get("legal"):
+                        scheduled = "act", at
+                    elif seat.view.get("phase") == "over" and awaiting_next:
+                        scheduled = "next", at
+                        awaiting_next = False
+            except ConnectionClosed as closed:
+                close_code = closed.rcvd.code if closed.rcvd else 1006
+                if close_code == CLOSE_ELSEWHERE and closed.rcvd is not None:
+                    where = urllib.parse.urlsplit(closed.rcvd.reason).netloc
+                    return ("moved", where) if where else DOWN
+                if close_code in CLOSED_DOWN:
+                    return DOWN
+                stats.errors[f"closed:{close_code}"] += 1
+                return OVER
 
 
 def _worker(config: WorkerConfig, results: multiprocessing.queues.Queue[Any]) -> None:
@@ -360,23 +525,34 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, db: str, log: IO[bytes], bot_workers: int | None = None
+    port: int,
+    db: str,
+    log: IO[bytes],
+    bot_workers: int | None = None,
+    node: str | None = None,
+    bots_on: str | None = None,
 ) -> subprocess.Popen[bytes]:
+    """``baloot serve`` on ``port``; as the node ``node`` (public URL its own) when given."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
     )
     command = [sys.executable, "-m", "baloot", "serve", "--host", HOST, "--port", str(port)]
     command += ["--db", db, "--bot-pause", "0", "--tables-per-minute", "0"]
+    if node is not None:
+        command += ["--node", node, "--public-url", f"http://{HOST}:{port}"]
     if bot_workers is not None:
         command += ["--bot-workers", str(bot_workers)]
-    # A session of its own: Ctrl-C reaches this process only, which then stops the server.
+    if bots_on is not None:
+        command += ["--bots-on", bots_on]
+    # A session of its own: Ctrl-C reaches this process only, which then stops the server;
+    # and its process group is the server with its bot workers, to end them all at once.
     return subprocess.Popen(
         command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
     )
 
 
-def wait_ready(server: subprocess.Popen[bytes], port: int, seconds: float = 30.0) -> bool:
+def wait_ready(server: subprocess.Popen[bytes], port: int, seconds: float = 60.0) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if server.poll() is not None:
@@ -393,6 +569,7 @@ def wait_ready(server: subprocess.Popen[bytes], port: int, seconds: float = 30.0
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> int | None:
+    """Stop the server (SIGTERM, then SIGKILL), then whatever of its process group is left."""
     if server.poll() is None:
         server.send_signal(signal.SIGTERM)
         try:
@@ -400,7 +577,16 @@ def stop_server(server: subprocess.Popen[bytes]) -> int | None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=10)
+    kill_group(server)
     return server.returncode
+
+
+def kill_group(server: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the server's process group (it leads its own session: the group is its id)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(server.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(timeout=10)
 
 
 def rss_mb(pid: int) -> float | None:
@@ -464,55 +650,120 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     }
 
 
+@dataclass
+class Server:
+    """One ``baloot serve`` of the run: its node's name (None alone), port, process and log."""
+
+    node: str | None
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def base(self) -> str:
+        return f"{HOST}:{self.port}"
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Start the server and the clients, measure, stop everything: the report's data."""
+    """Start the servers and the clients, measure, stop everything: the report's data."""
     ctx = multiprocessing.get_context("spawn")
-    with tempfile.TemporaryDirectory(prefix="baloot-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="baloot-load-") as tmp, contextlib.ExitStack() as logs:
         db = args.db or str(Path(tmp) / "tables.db")
-        log_path = Path(tmp) / "server.log"
-        port = free_port()
-        with log_path.open("wb") as log:
-            server = start_server(port, db, log, args.bot_workers)
-            workers: list[multiprocessing.process.BaseProcess] = []
-            try:
-                if not wait_ready(server, port):
-                    tail = log_path.read_text(errors="replace")[-2000:]
-                    raise SystemExit(f"load: the server did not start\n{tail}")
+        servers: list[Server] = []
+        workers: list[multiprocessing.process.BaseProcess] = []
+        try:
+            ports: set[int] = set()
+            for number in range(args.servers):
+                while (port := free_port()) in ports:
+                    pass
+                ports.add(port)
+                log_path = Path(tmp) / f"server{number}.log"
+                log = logs.enter_context(log_path.open("wb"))
+                node = f"n{number}" if args.servers > 1 else None
+                process = start_server(port, db, log, args.bot_workers, node, args.bots_on)
+                servers.append(Server(node, port, process, log_path))
+            for server in servers:
+                if not wait_ready(server.process, server.port):
+                    tail = server.log_path.read_text(errors="replace")[-2000:]
+                    raise SystemExit(f"load: the server on {server.base} did not start\n{tail}")
                 print(
-                    f"load: server pid {server.pid} on {HOST}:{port}", file=sys.stderr, flush=True
+                    f"load: server {server.node or ''} pid {server.process.pid} on {server.base}".replace(
+                        "  ", " "
+                    ),
+                    file=sys.stderr,
+                    flush=True,
                 )
-                return _measure(args, ctx, server, port, workers)
-            finally:
-                for worker in workers:
-                    if worker.is_alive():
-                        worker.terminate()
-                for worker in workers:
+            return _measure(args, ctx, servers, workers)
+        finally:
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
+            for worker in workers:
+                worker.join(timeout=5)
+                if worker.is_alive():
+                    worker.kill()
                     worker.join(timeout=5)
-                    if worker.is_alive():
-                        worker.kill()
-                        worker.join(timeout=5)
-                stop_server(server)
+            for server in servers:
+                stop_server(server.process)
+
+
+@dataclass
+class Usage:
+    """The servers' and their workers' CPU time and memory, sampled every second."""
+
+    servers: list[Server]
+    #: Each process's CPU time when first seen at the start (0 for those started later), and
+    #: when last seen.
+    first: dict[int, float] = field(default_factory=dict)
+    last: dict[int, float] = field(default_factory=dict)
+    server_rss: list[float] = field(default_factory=list)
+    workers_rss: list[float] = field(default_factory=list)
+    started: bool = False
+
+    def sample(self, keep_rss: bool = True) -> None:
+        server_mb = workers_mb = 0.0
+        alive = [s.process.pid for s in self.servers if s.process.poll() is None]
+        for pid in alive:
+            server_mb += rss_mb(pid) or 0.0
+            children = children_of(pid)
+            workers_mb += sum(rss_mb(child) or 0.0 for child in children)
+            for each in (pid, *children):
+                if (seconds := cpu_s(each)) is not None:
+                    self.first.setdefault(each, seconds if not self.started else 0.0)
+                    self.last[each] = seconds
+        self.started = True
+        if keep_rss and alive:
+            self.server_rss.append(server_mb)
+            self.workers_rss.append(workers_mb)
+
+    def cpu(self) -> tuple[float, float]:
+        """The CPU seconds of the servers, and of their workers, since the start."""
+        servers = {s.process.pid for s in self.servers}
+        used = {pid: self.last[pid] - self.first[pid] for pid in self.last}
+        mine = sum(t for pid, t in used.items() if pid in servers)
+        return mine, sum(used.values()) - mine
 
 
 def _measure(
     args: argparse.Namespace,
     ctx: Any,
-    server: subprocess.Popen[bytes],
-    port: int,
+    servers: list[Server],
     workers: list[multiprocessing.process.BaseProcess],
 ) -> dict[str, Any]:
     results: multiprocessing.queues.Queue[Any] = ctx.Queue()
     shares = [
         args.tables // args.clients + (i < args.tables % args.clients) for i in range(args.clients)
     ]
-    cpu_before = cpu_s(server.pid) or 0.0
-    workers_before = _cpu_of(children_of(server.pid))
-    rss_start = rss_mb(server.pid)
+    usage = Usage(servers)
+    usage.sample()
+    rss_start = usage.server_rss[0] if usage.server_rss else None
+    usage.server_rss.clear()
+    usage.workers_rss.clear()
     load_before = os.getloadavg()
     for index, share in enumerate(shares):
         config = WorkerConfig(
             index=index,
-            base=f"{HOST}:{port}",
+            bases=tuple(server.base for server in servers),
             tables=share,
             seconds=args.seconds,
             think=args.think,
@@ -524,24 +775,31 @@ def _measure(
         worker.start()
         workers.append(worker)
     began = time.monotonic()
-    samples: list[float] = []
-    worker_samples: list[float] = []
+    kill_at = None if args.kill_one_at is None else began + args.kill_one_at
+    killed_at: float | None = None
     stats = Stats()
     failures: list[str] = []
     received = 0
-    end = began + args.seconds + 3 * args.timeout + 30  # the clients stop by themselves
+    end = began + args.seconds + FAILOVER_GIVE_UP_S + 3 * args.timeout + 30
     next_sample = began
     while received < len(workers) and time.monotonic() < end:
         now = time.monotonic()
+        if kill_at is not None and killed_at is None and now >= kill_at:
+            kill_group(servers[0].process)
+            killed_at = now - began
+            print(
+                f"load: killed server {servers[0].node} at {killed_at:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         if now >= next_sample:
-            rss = rss_mb(server.pid)
-            if rss is not None and now - began <= args.seconds:
-                samples.append(rss)
-                children = [rss_mb(pid) for pid in children_of(server.pid)]
-                worker_samples.append(sum(mb for mb in children if mb is not None))
+            usage.sample(keep_rss=now - began <= args.seconds)
             next_sample += 1.0
+        wake = (
+            next_sample if kill_at is None or killed_at is not None else min(next_sample, kill_at)
+        )
         try:
-            _, data = results.get(timeout=max(0.0, next_sample - time.monotonic()))
+            _, data = results.get(timeout=max(0.0, wake - time.monotonic()))
         except queue.Empty:
             continue
         received += 1
@@ -549,9 +807,8 @@ def _measure(
             failures.append(data["failed"])
         else:
             stats.merge(data)
-    cpu_after = cpu_s(server.pid) or 0.0
-    workers_after = _cpu_of(children_of(server.pid))
-    workers_cpu = sum(t - workers_before.get(pid, 0.0) for pid, t in workers_after.items())
+    usage.sample(keep_rss=False)
+    server_cpu, workers_cpu = usage.cpu()
     load_after = os.getloadavg()
     if received < len(workers):
         failures.append(f"{len(workers) - received} client process(es) did not report")
@@ -560,6 +817,7 @@ def _measure(
         "mode": "saturation" if args.saturate else "paced",
         "tables": args.tables,
         "clients": args.clients,
+        "servers": len(servers),
         "think_s": list(args.think),
         "seconds": round(duration, 2),
         "db": "postgresql" if args.db else "sqlite",
@@ -571,6 +829,11 @@ def _measure(
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
         "rate_limited": stats.rate_limited,
+        "redirects": stats.redirects,
+        "killed_at_s": None if killed_at is None else round(killed_at, 2),
+        "drops": stats.drops,
+        "tables_failed_over": stats.failed_over,
+        "failover_s": percentiles(stats.failover_s),
         "act_ack_ms": percentiles(stats.ack_ms),
         "act_event_ms": percentiles(stats.event_ms),
         "next_ack_ms": percentiles(stats.next_ms),
@@ -580,27 +843,24 @@ def _measure(
         "actions_per_s": round(stats.events / duration, 1),
         "server_rss_mb": {
             "start": _round(rss_start),
-            "peak": _round(max(samples, default=None)),
-            "end": _round(samples[-1] if samples else None),
+            "peak": _round(max(usage.server_rss, default=None)),
+            "end": _round(usage.server_rss[-1] if usage.server_rss else None),
         },
         "bots": args.bots,
         "bot_workers": args.bot_workers,
+        "bots_on": args.bots_on,
         "bot_ms": percentiles(stats.bot_ms),
-        "workers_rss_mb_peak": _round(max(worker_samples, default=None)),
+        "workers_rss_mb_peak": _round(max(usage.workers_rss, default=None)),
         "workers_cpu_s": round(workers_cpu, 2),
         "workers_cpu_share": round(workers_cpu / duration, 2),
-        "server_cpu_s": round(cpu_after - cpu_before, 2),
-        "server_cpu_share": round((cpu_after - cpu_before) / duration, 2),
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_share": round(server_cpu / duration, 2),
         "client_cpu_s": round(stats.cpu_s, 2),
         "loadavg_before": [round(x, 2) for x in load_before],
         "loadavg_after": [round(x, 2) for x in load_after],
         "cores": os.cpu_count(),
         "failures": failures,
     }
-
-
-def _cpu_of(pids: list[int]) -> dict[int, float]:
-    return {pid: t for pid in pids if (t := cpu_s(pid)) is not None}
 
 
 def _windows(at: list[float], values: list[float], width: float) -> list[float | None]:
@@ -629,11 +889,12 @@ def report(data: dict[str, Any]) -> str:
         f"{data['mode']} run: {data['tables']} tables, {data['seconds']} s, think {think}, "
         f"{data['clients']} client processes, {data['db']}, {data['cores']} cores, "
         f"bots {data['bots']}, bot workers "
-        f"{'the default' if data['bot_workers'] is None else data['bot_workers']}",
+        f"{'the default' if data['bot_workers'] is None else data['bot_workers']}"
+        f"{', on ' + data['bots_on'] if data['bots_on'] else ''}, {data['servers']} server(s)",
         f"  decisions {data['decisions']}  events {data['events']}  hands {data['hands']}  "
         f"matches over {data['matches_over']}  tables created {data['tables_created']}",
         f"  errors {data['errors']} {data['error_kinds'] or ''}  "
-        f"rate_limited {data['rate_limited']}",
+        f"rate_limited {data['rate_limited']}  redirects (4307) {data['redirects']}",
         row("act->ack", data["act_ack_ms"]),
         row("act->event", data["act_event_ms"]),
         row("next->ack", data["next_ack_ms"]),
@@ -641,12 +902,19 @@ def report(data: dict[str, Any]) -> str:
         row("create", data["create_ms"]),
         f"  p99 act->event by 10 s: {data['act_event_p99_by_10s']}",
         f"  throughput: {data['decisions_per_s']} decisions/s, {data['actions_per_s']} actions/s",
-        f"  server RSS: start {rss['start']} MB, peak {rss['peak']} MB, end {rss['end']} MB",
-        f"  server CPU: {data['server_cpu_s']} s ({data['server_cpu_share']} of a core); "
+        f"  servers' RSS: start {rss['start']} MB, peak {rss['peak']} MB, end {rss['end']} MB",
+        f"  servers' CPU: {data['server_cpu_s']} s ({data['server_cpu_share']} of a core); "
         f"clients {data['client_cpu_s']} s; bot workers {data['workers_cpu_s']} s "
         f"({data['workers_cpu_share']} of a core, RSS peak {data['workers_rss_mb_peak']} MB)",
         f"  load average before {data['loadavg_before']}, after {data['loadavg_after']}",
     ]
+    if data["killed_at_s"] is not None or data["drops"]:
+        failover = data["failover_s"]
+        lines.append(
+            f"  killed a server at {data['killed_at_s']} s: {data['drops']} connections dropped, "
+            f"{data['tables_failed_over']} tables failed over, failover p50 {failover['p50']} s "
+            f"max {failover['max']} s (n={failover['n']})"
+        )
     if data["mode"] == "paced":
         p99 = data["act_event_ms"]["p99"]
         met_latency = p99 is not None and p99 < TARGET_P99_MS
@@ -689,6 +957,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bot-workers", type=int, help="the server's --bot-workers (its default when left out)"
     )
+    parser.add_argument("--bots-on", metavar="ADDRESS", help="the servers' --bots-on (Ray)")
+    parser.add_argument(
+        "--servers", type=int, default=1, help="baloot serve nodes over the one --db (1)"
+    )
+    parser.add_argument(
+        "--kill-one-at",
+        type=float,
+        metavar="SECONDS",
+        help="SIGKILL the first server then (with --servers 2 or more): the clients fail over",
+    )
     args = parser.parse_args(argv)
     if args.saturate:
         args.tables = args.tables or 50
@@ -702,6 +980,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--clients is 1-64 and --tables 1-2000")
     if not 1 <= args.seconds <= 3600 or not 1 <= args.timeout <= 120:
         parser.error("--seconds is 1-3600 and --timeout 1-120")
+    if not 1 <= args.servers <= 16:
+        parser.error("--servers is 1-16")
+    if args.servers > 1 and not str(args.db or "").startswith(("postgresql://", "postgres://")):
+        parser.error("--servers 2 or more share one database: give --db postgresql://…")
+    if args.kill_one_at is not None:
+        if args.servers < 2:
+            parser.error("--kill-one-at needs --servers 2 or more (another node to go on)")
+        if not 0 < args.kill_one_at < args.seconds:
+            parser.error("--kill-one-at is a time within --seconds")
     args.clients = min(args.clients, args.tables)
     # Ctrl-C and SIGTERM both unwind through the finally blocks that stop the server and
     # the clients (even when started with SIGINT ignored, as a background job is).
