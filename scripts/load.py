@@ -119,6 +119,8 @@ class Stats:
     rate_limited: int = 0
     #: Connections closed with 4307 (the table is at another node) and followed there.
     redirects: int = 0
+    #: The same while failing over (a live node names the dead one until its lease runs out).
+    failover_redirects: int = 0
     #: Connections that dropped (or could not open) while the table was in play.
     drops: int = 0
     #: Tables whose play went on at another node after a drop.
@@ -151,6 +153,7 @@ COUNTS: Final = (
     "tables",
     "rate_limited",
     "redirects",
+    "failover_redirects",
     "drops",
     "failed_over",
 )
@@ -312,7 +315,10 @@ class Client:
             if kind == "over":
                 return
             if kind == "moved":
-                stats.redirects += 1
+                if seat.dropped_at is None:
+                    stats.redirects += 1
+                else:
+                    stats.failover_redirects += 1
                 seat.base = where
                 continue
             now = time.perf_counter()
@@ -686,10 +692,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if not wait_ready(server.process, server.port):
                     tail = server.log_path.read_text(errors="replace")[-2000:]
                     raise SystemExit(f"load: the server on {server.base} did not start\n{tail}")
+                name = f" {server.node}" if server.node else ""
                 print(
-                    f"load: server {server.node or ''} pid {server.process.pid} on {server.base}".replace(
-                        "  ", " "
-                    ),
+                    f"load: server{name} pid {server.process.pid} on {server.base}",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -830,6 +835,7 @@ def _measure(
         "error_kinds": dict(stats.errors),
         "rate_limited": stats.rate_limited,
         "redirects": stats.redirects,
+        "failover_redirects": stats.failover_redirects,
         "killed_at_s": None if killed_at is None else round(killed_at, 2),
         "drops": stats.drops,
         "tables_failed_over": stats.failed_over,
@@ -912,7 +918,8 @@ def report(data: dict[str, Any]) -> str:
         failover = data["failover_s"]
         lines.append(
             f"  killed a server at {data['killed_at_s']} s: {data['drops']} connections dropped, "
-            f"{data['tables_failed_over']} tables failed over, failover p50 {failover['p50']} s "
+            f"{data['tables_failed_over']} tables failed over ({data['failover_redirects']} "
+            f"redirects meanwhile), failover p50 {failover['p50']} s "
             f"max {failover['max']} s (n={failover['n']})"
         )
     if data["mode"] == "paced":
