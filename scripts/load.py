@@ -22,13 +22,30 @@ Two runs::
     PYTHONPATH=src .venv/bin/python scripts/load.py --saturate
     # options: --tables N --seconds S --think 1-3 --clients 2 --db postgresql://… --json
     #          --bots heuristic --bot-workers 2 (the server's; 0: its threads)
+    #          --bots-on local|auto|ray://… (the server's: bots on a Ray cluster)
+    # three nodes over one PostgreSQL, the first killed (SIGKILL) after 20 s
+    PYTHONPATH=src .venv/bin/python scripts/load.py --servers 3 --db postgresql://… \
+        --kill-one-at 20
+
+Several servers (``--servers N``, over the one ``--db`` PostgreSQL URL) are the nodes ``n0``,
+``n1``… each on a free port with that as its public URL. The clients ask the servers in turn
+for new tables and connect to the one asked (the seat's link is relative); a close with code
+4307 sends a client to the node its reason names (same path and query), counted as
+``redirects``. A connection that drops (no close frame, 1001, 1011, 1013, or refused) is opened
+again at the next server, following 4307s, every 0.25 s, with a ``resync`` from the last ``v``;
+the failover time runs from the drop to the first message that moves the table on (a numbered
+message past the last ``v``, or a snapshot with a later ``v`` or another view), the human
+answering at once after a drop. Checked then: ``v`` never goes back (``v_backwards``), an act
+acknowledged before the drop is in the table (``lost_ack``: its event's ``v`` is reached), and
+the hand has no fewer actions (``lost_action``). ``--kill-one-at S`` SIGKILLs the first server
+(its process group) S seconds in.
 
 Measured per human decision: act -> ack, and act -> the numbered message that follows the
 ack (the ``event`` of the action itself), in milliseconds; ``next`` -> ack separately.
 Errors: every ``reject`` (``rate_limited`` counted apart), unexpected close, exception,
-timeout (no answer within ``--timeout`` seconds), a gap in ``v``. The server's memory (VmRSS
-of /proc/PID/status) is sampled every second (peak and end), and its CPU time read from
-/proc/PID/stat, and those of its bot worker processes (its children) apart. A bot's
+timeout (no answer within ``--timeout`` seconds), a gap in ``v``. The servers' memory (VmRSS
+of /proc/PID/status, summed) is sampled every second (peak and end), and their CPU time read
+from /proc/PID/stat, and those of their bot worker processes (their children) apart. A bot's
 decision is timed as the human sees it: from the numbered message before a bot's event to
 that event. Throughput: decisions/s (human acts acknowledged) and actions/s (``event``
 messages, bots' included).
@@ -37,8 +54,8 @@ Targets, for the paced run of 200 tables: p99 of act -> event under 100 ms, and 
 memory under 500 MB. The exit status is 0 when the run completed (targets met or not), 1 when
 it could not run (the server did not start, a client process failed).
 
-Everything stays on 127.0.0.1; the run stops by itself after ``--seconds``; the server and
-the client processes are stopped on the way out, Ctrl-C included.
+Everything stays on 127.0.0.1; the run stops by itself after ``--seconds``; the servers (with
+their process groups) and the client processes are stopped on the way out, Ctrl-C included.
 """
 
 from __future__ import annotations
