@@ -334,7 +334,13 @@ def test_new_tables_go_to_the_least_loaded_node_and_pages_and_sockets_are_sent_t
 
 
 def test_every_node_lists_the_public_tables_of_every_node(database: str, nodes: list[Node]) -> None:
-    made = {node.name: create(node, public=True, names={"S": node.name})["table"] for node in nodes}
+    first = nodes[0]
+    with connect(nodes[1].ws + "/ws/lobby", open_timeout=WAIT) as feed:
+        made = {first.name: create(first, public=True, names={"S": first.name})["table"]}
+        # The lobby of another node hears of it, by the database's notifications.
+        assert json.loads(feed.recv(timeout=WAIT)) == {"type": "lobby"}
+    for node in nodes[1:]:
+        made[node.name] = create(node, public=True, names={"S": node.name})["table"]
     create(nodes[0], public=False)
     for node in nodes:
         listed = {table["table"]: table for table in node.get("/api/tables")["tables"]}

@@ -190,6 +190,15 @@ def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:
 # --------------------------------------------------------------------------- the socket
 
 
+def test_the_lobbys_feed_says_when_a_public_table_is_made(server: Server) -> None:
+    client, hall = server.client, server.hall
+    assert client is not None and hall is not None
+    assert wait_for(hall.lobby.listening.is_set), "the lobby's feed never listened"
+    with client.websocket_connect("/ws/lobby") as feed:
+        create(client, public=True)
+        assert feed.receive_json() == {"type": "lobby"}
+
+
 def test_an_unknown_table_closes_4404_and_a_wrong_token_4403(server: Server) -> None:
     assert server.client is not None
     table = create(server.client)["table"]

@@ -60,7 +60,7 @@ from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server import api_json
-from baloot.server.hall import Hall, Live, Outbox
+from baloot.server.hall import CLOSE_TRY_AGAIN, Hall, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -145,6 +145,7 @@ def create_app(
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table}", api.socket),
+        WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
     ]
     app = Starlette(
@@ -395,6 +396,30 @@ class _Api:
         except ValueError as error:  # CreateError included
             return _error(400, str(error))
 
+    async def lobby(self, websocket: WebSocket) -> None:
+        """The lobby's live feed: ``{"type": "lobby"}`` whenever the public tables changed, on
+        any node (the page then reads ``GET /api/tables`` again). Nothing is read from the
+        page; a feed that is full closes with 1013, and the page polls instead."""
+        await websocket.accept()
+        feed = self.hall.lobby
+        if feed.full:
+            await websocket.close(code=CLOSE_TRY_AGAIN, reason="the lobby's feed is full")
+            return
+        with feed.subscribe() as woken:
+            reading = asyncio.create_task(_until_closed(websocket))
+            try:
+                while not reading.done():
+                    waiting = asyncio.create_task(woken.get())
+                    await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                    if not waiting.done():
+                        waiting.cancel()
+                        break
+                    await websocket.send_json({"type": "lobby"})
+            except (WebSocketDisconnect, RuntimeError):  # gone while being told
+                pass
+            finally:
+                reading.cancel()
+
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         table_id = _table_id(websocket)
@@ -510,3 +535,12 @@ class _Bucket:
 
 def _flags(rules: Rules) -> dict[str, Any]:
     return {name: getattr(rules, name) for name in rules.__dataclass_fields__}
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read (and drop) what a feed's page sends, until it closes."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return

@@ -61,6 +61,7 @@ from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable, TableConfig
 from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Lease, Node
+from baloot.server.lobby_feed import LobbyFeed
 from baloot.server.messages import Message, Refused, parse, thinks
 from baloot.server.placement import adoption_quota, placement
 from baloot.server.requests import CreateError, read_request
@@ -186,6 +187,9 @@ class Hall:
         self._deciders = deciders
         self._housekeeping: asyncio.Task[None] | None = None
         self._leasing: asyncio.Task[None] | None = None
+        #: Wakes the lobby pages when the public tables change, on any node.
+        self.lobby = LobbyFeed(store)
+        self._feeding: asyncio.Task[None] | None = None
         self._nodes: list[Node] = []
         """The live nodes as the last heartbeat read them, with the tables placed since."""
         self._adopting: set[asyncio.Future[Live | Node | None]] = set()
@@ -216,6 +220,7 @@ class Hall:
                 self._restore(kept, now + LEASE_SECONDS)
         self._housekeeping = asyncio.create_task(self._keep_house())
         self._leasing = asyncio.create_task(self._keep_leases())
+        self._feeding = asyncio.create_task(self.lobby.run())
 
     async def stop(self) -> None:
         """Close every connection and stop the clocks; what was acknowledged is stored."""
@@ -225,7 +230,7 @@ class Hall:
             self._housekeeping.cancel()
         background = [
             task
-            for task in (self._leasing, *self._adopting, *self._restoring.values())
+            for task in (self._leasing, self._feeding, *self._adopting, *self._restoring.values())
             if task is not None
         ]
         for task in background:

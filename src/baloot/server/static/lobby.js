@@ -207,7 +207,16 @@ async function start() {
     $("create-btn").disabled = true;
   }
   loadTables();
-  setInterval(loadTables, 10000);
+  followLobby();
+  setInterval(loadTables, 30000); // in case the live feed is away
+}
+
+/** The lobby's live feed: read the tables again whenever the server says they changed. */
+function followLobby() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+  socket.onmessage = () => loadTables();
+  socket.onclose = () => setTimeout(followLobby, 10000);
 }
 
 start();
