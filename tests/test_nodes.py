@@ -37,7 +37,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import baloot
-from baloot.server.hall import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN
+from baloot.server.live import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN
 from baloot.server.storage import StorageError
 
 # --------------------------------------------------------------------------- the nodes

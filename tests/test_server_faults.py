@@ -32,7 +32,8 @@ from websockets.sync.client import connect as ws_connect
 
 from baloot.core.seats import Seat
 from baloot.server import hall as hall_module
-from baloot.server.hall import CLOSE_UNRESTORABLE, Hall
+from baloot.server.hall import Hall
+from baloot.server.live import CLOSE_UNRESTORABLE
 from baloot.server.room import Room
 from baloot.server.seating import RoomError
 from baloot.server.storage import StorageError, Store, open_store

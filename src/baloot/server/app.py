@@ -60,7 +60,8 @@ from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
 from baloot.server import api_json
-from baloot.server.hall import CLOSE_TRY_AGAIN, Hall, Live, Outbox
+from baloot.server.hall import Hall
+from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError

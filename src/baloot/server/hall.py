@@ -47,7 +47,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Final, TypeVar
 
 from baloot.bots.clock import Clock, deciding
@@ -59,11 +59,20 @@ from baloot.records.summary import teams_json
 from baloot.records.writer import dumps
 from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
-from baloot.server.journal import KeptTable, TableConfig
-from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Lease, Node
+from baloot.server.journal import KeptTable
+from baloot.server.leases import LEASE_SECONDS, Lease, Node
+from baloot.server.live import (
+    CLOSE_ELSEWHERE,
+    CLOSE_TRY_AGAIN,
+    CLOSE_UNRESTORABLE,
+    Live,
+    Outbox,
+    score_of,
+)
 from baloot.server.lobby_feed import LobbyFeed
-from baloot.server.messages import Message, Refused, parse, thinks
-from baloot.server.placement import adoption_quota, placement
+from baloot.server.messages import Refused, parse, thinks
+from baloot.server.node_duties import NodeDuties
+from baloot.server.placement import placement
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Outgoing, Room
 from baloot.server.seating import Connection, RoomError
@@ -76,76 +85,16 @@ log = logging.getLogger("baloot.server")
 #: table waits for ``next`` after a ``hand-over``, in seconds (``seat-view.md`` §4).
 ABSENT_WAIT: Final = 30.0
 NEXT_WAIT: Final = 30.0
-#: The most messages waiting for one connection before it is closed as too slow.
-OUTBOX: Final = 2048
 #: How many tables in play a server holds at most (a new one is refused beyond).
 MAX_TABLES: Final = 2000
 #: How many connections one table takes at most, spectators included (close code 1013).
 MAX_CONNECTIONS: Final = 64
 #: The wall time a bot has for a decision (an external program is told it as ``clock_ms``).
 BOT_SECONDS: Final = 1.0
-#: The close code for a table kept in storage that could not be restored from it.
-CLOSE_UNRESTORABLE: Final = 4500
-#: The close code that asks a client to come back later (too many connections, a reload).
-CLOSE_TRY_AGAIN: Final = 1013
-#: The close code of a connection to a table that another node serves (as ``GET /t/ID``'s
-#: 307 redirect): its reason is that node's public URL, where the client connects instead.
-CLOSE_ELSEWHERE: Final = 4307
-
 T = TypeVar("T")
 
 
-class Outbox:
-    """The messages waiting for one connection, and whether it must be closed."""
-
-    def __init__(self, limit: int = OUTBOX) -> None:
-        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
-        self.limit = limit
-        self.close_code: int | None = None
-        self.close_reason = ""
-
-    def put(self, message: Message) -> None:
-        """Queue ``message``; a connection that lets too many pile up is closed (1008)."""
-        if self.close_code is not None:
-            return
-        if self.queue.qsize() >= self.limit:
-            self.close(1008)
-            return
-        self.queue.put_nowait(message)
-
-    def close(self, code: int, reason: str = "") -> None:
-        """Ask the transport to close the connection with ``code`` and ``reason``."""
-        if self.close_code is None:
-            self.close_code, self.close_reason = code, reason
-            self.queue.put_nowait(None)
-
-
-@dataclass(eq=False)
-class Live:
-    """A table in memory: its room, how it was made, its lock, outboxes and timer."""
-
-    room: Room
-    config: TableConfig
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    outboxes: dict[Connection, Outbox] = field(default_factory=dict)
-    timer: asyncio.Task[None] | None = None
-    #: A bot's decision sent to the deciders, not yet back: the table's lock is free meanwhile.
-    deciding: asyncio.Task[None] | None = None
-    turn: tuple[int, int, Seat | None] = (0, -1, None)
-    turn_started: float = 0.0
-    finished: bool = False
-    lease_until: float = 0.0
-    """When the node's lease on the table runs out, as far as the node knows (its clock)."""
-    scored: tuple[int, tuple[int, int]] | None = None
-    """The hand and the totals last noted for the lobby (None: not noted by this copy)."""
-
-    @property
-    def has_programs(self) -> bool:
-        """True when a bot of the table runs a process (an operator's bot program)."""
-        return any(hasattr(bot, "close") for bot in self.room.table.bots.values())
-
-
-class Hall:
+class Hall(NodeDuties):
     """Every table of one server.
 
     ``store`` keeps them; ``node`` is this node's name among those sharing the database
@@ -279,7 +228,7 @@ class Hall:
         await self._store(self.store.create, config)
         lease = await self._place(room.id, target)
         if lease.holder.name == self.node:
-            live = Live(room, config, lease_until=lease.expires, scored=_score(room))
+            live = Live(room, config, lease_until=lease.expires, scored=score_of(room))
             self.tables[room.id] = live
             async with live.lock:
                 self._schedule(live)
@@ -444,7 +393,7 @@ class Hall:
         if finishing:
             await self._give_up(live)
         else:
-            await self._keep_score(live)
+            await self._keepscore_of(live)
         for connection, message in out:
             outbox = live.outboxes.get(connection)
             if outbox is not None:
@@ -716,152 +665,6 @@ class Hall:
                 self._drop(idle, 1001)
                 await self._give_up(idle)
 
-    # ------------------------------------------------------------------ the node
-
-    def _load(self) -> int:
-        """How many tables in play this node serves (what its heartbeat says)."""
-        return sum(not live.finished for live in self.tables.values())
-
-    async def _see_nodes(self, now: float) -> None:
-        """Read the live nodes and their loads, for where the next tables go."""
-        self._nodes = await self._store(self.store.live_nodes, now, LEASE_SECONDS)
-
-    async def _adopt(self, now: float) -> list[str]:
-        """Take the leases of tables nobody holds, as many as this node's share is (none
-        unless it is the least loaded: :func:`~baloot.server.placement.adoption_quota`)."""
-        quota = adoption_quota(self._nodes, self.node, self._load())
-        if quota <= 0:
-            return []
-        return await self._store(self.store.adopt, self.node, now, LEASE_SECONDS, quota)
-
-    def _adopt_later(self, table_id: str) -> None:
-        """Restore the table whose lease this node holds, without waiting for a connection:
-        its bots and its timers go on. A failure is logged; a connection tries again."""
-
-        def adopted(task: asyncio.Future[Live | Node | None]) -> None:
-            self._adopting.discard(task)
-            if not task.cancelled() and isinstance(task.exception(), StorageError):
-                log.warning("table %s was not restored here: %s", table_id, task.exception())
-
-        task = asyncio.ensure_future(self._revive(table_id))
-        self._adopting.add(task)
-        task.add_done_callback(adopted)
-
-    async def _keep_leases(self) -> None:
-        """Every :data:`RENEW_SECONDS`: renew the leases, beat the heartbeat, take the tables
-        placed here or that nobody holds, and let go of the tables this node lost."""
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            try:
-                await self._renew()
-            except Exception:  # a fault of the hall's own: the next renewal still comes
-                log.exception("node %s: a renewal of its leases failed", self.node)
-
-    async def _renew(self) -> None:
-        """One round of :meth:`_keep_leases`."""
-        now = self.clock()
-        # The tables in memory now took their leases before this renewal is written (one
-        # writer thread, in order): a table missing from its answer was taken by another node.
-        serving = {table_id: live for table_id, live in self.tables.items() if not live.finished}
-        try:
-            held = await self._store(self.store.renew_leases, self.node, now, LEASE_SECONDS)
-        except StorageError as error:
-            log.warning("node %s did not renew its leases: %s", self.node, error)
-            running_out = [
-                live for live in serving.values() if live.lease_until <= now + RENEW_SECONDS
-            ]
-            reason = "the server cannot reach its storage; connect again"
-            await asyncio.gather(
-                *(self._let_go(live, CLOSE_TRY_AGAIN, reason) for live in running_out)
-            )
-            return
-        for table_id, live in serving.items():
-            if table_id in held:
-                live.lease_until = now + LEASE_SECONDS
-        lost = [live for table_id, live in serving.items() if table_id not in held]
-        await asyncio.gather(*(self._lose(live, now) for live in lost))
-        try:
-            await self._store(self.store.heartbeat, self.node, self._load(), now)
-            await self._see_nodes(now)
-            placed = sorted(held - self.tables.keys() - self._faulted - self.unrestorable.keys())
-            for table_id in [*placed, *await self._adopt(now)]:
-                if table_id not in self._restoring:
-                    self._adopt_later(table_id)
-        except StorageError as error:
-            log.warning("node %s did not beat its heartbeat: %s", self.node, error)
-
-    async def _lose(self, live: Live, now: float) -> None:
-        """Let go of a table whose lease another node took: its connections are sent there."""
-        table_id = live.room.id
-        log.warning("table %s is served by another node now", table_id)
-        try:
-            holder = await self._store(self.store.holder, table_id, now)
-        except StorageError:
-            holder = None
-        if holder is None:
-            await self._let_go(live, CLOSE_TRY_AGAIN, "the table moves; connect again")
-        else:
-            await self._let_go(live, CLOSE_ELSEWHERE, holder.url)
-
-    async def _let_go(self, live: Live, code: int, reason: str) -> None:
-        """Drop the table from memory (its connections closed with ``code`` and ``reason``)
-        once whatever it is doing is done, the lease kept as it is."""
-        async with live.lock:
-            if self.tables.get(live.room.id) is live:
-                self._drop(live, code, reason)
-
-    async def _give_up(self, live: Live) -> None:
-        """Give up the lease of a table that is over or closed, and tell the lobby. A
-        failure is logged: nobody restores a table no longer in play."""
-        await self._release_lease(live.room.id)
-        if live.config.public:
-            await self._tell_lobby(live.room.id)
-
-    async def _release_lease(self, table_id: str) -> None:
-        try:
-            await self._store(self.store.release_lease, table_id, self.node)
-        except StorageError as error:
-            log.warning("table %s: its lease was not given up: %s", table_id, error)
-
-    async def _keep_score(self, live: Live) -> None:
-        """Note the table's hand and totals for the lobby of every node, when they changed
-        (a hand's end, a deal). A failure is logged: the lobby is not the table's truth."""
-        score = _score(live.room)
-        if score == live.scored:
-            return
-        try:
-            await self._store(self.store.keep_score, live.room.id, *score)
-        except StorageError as error:
-            log.warning("table %s: its score was not noted for the lobby: %s", live.room.id, error)
-            return
-        live.scored = score
-        if live.config.public:
-            await self._tell_lobby(live.room.id)
-
-    async def _tell_lobby(self, table_id: str) -> None:
-        """Tell every node that the lobby changed (``table_id`` changed); logged if not."""
-        try:
-            await self._store(self.store.notify_lobby, table_id)
-        except StorageError as error:
-            log.warning("table %s: the lobby was not told of it: %s", table_id, error)
-
-    async def elsewhere(self, table_id: str) -> str | None:
-        """The public URL of the node that serves the table, when another node does (a page
-        asked of this one is sent there); None when this one does, or none does."""
-        if table_id in self.tables:
-            return None
-        holder = await self._store(self.store.holder, table_id, self.clock())
-        return None if holder is None or holder.name == self.node else holder.url
-
-    async def public_tables(self) -> list[dict[str, Any]]:
-        """The public tables in play on every node, as storage knows them
-        (:meth:`~baloot.server.lobby.Lobby.public_playing`)."""
-        return await self._store(self.store.public_playing)
-
-    async def table_config(self, table_id: str) -> tuple[TableStatus, str] | None:
-        """A table's status and kept config, wherever it is served, or None if unknown."""
-        return await self._store(self.store.table_config, table_id)
-
 
 def record_url(table_id: str) -> str:
     """The address of the match record of the table ``table_id``."""
@@ -872,11 +675,6 @@ def _record(live: Live) -> str:
     """The match so far as a ``baloot/1`` record, dated the day the table was made."""
     date = time.strftime("%Y-%m-%d", time.gmtime(live.config.created))
     return dumps(live.room.table.record(date=date))
-
-
-def _score(room: Room) -> tuple[int, tuple[int, int]]:
-    """The table's hand in play and its match totals, as the lobby lists them."""
-    return room.table.hand_number, room.table.match.totals
 
 
 def _summary(live: Live) -> dict[str, Any]:

@@ -1,0 +1,79 @@
+"""A table in memory (:class:`Live`) and a connection's queue of messages (:class:`Outbox`),
+as the hall keeps them, and the close codes the hall gives."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Final
+
+from baloot.core.seats import Seat
+from baloot.server.journal import TableConfig
+from baloot.server.messages import Message
+from baloot.server.room import Room
+from baloot.server.seating import Connection
+
+#: The most messages waiting for one connection before it is closed as too slow.
+OUTBOX: Final = 2048
+#: The close code for a table kept in storage that could not be restored from it.
+CLOSE_UNRESTORABLE: Final = 4500
+#: The close code that asks a client to come back later (too many connections, a reload).
+CLOSE_TRY_AGAIN: Final = 1013
+#: The close code of a connection to a table that another node serves (as ``GET /t/ID``'s
+#: 307 redirect): its reason is that node's public URL, where the client connects instead.
+CLOSE_ELSEWHERE: Final = 4307
+
+
+class Outbox:
+    """The messages waiting for one connection, and whether it must be closed."""
+
+    def __init__(self, limit: int = OUTBOX) -> None:
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.limit = limit
+        self.close_code: int | None = None
+        self.close_reason = ""
+
+    def put(self, message: Message) -> None:
+        """Queue ``message``; a connection that lets too many pile up is closed (1008)."""
+        if self.close_code is not None:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close(1008)
+            return
+        self.queue.put_nowait(message)
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Ask the transport to close the connection with ``code`` and ``reason``."""
+        if self.close_code is None:
+            self.close_code, self.close_reason = code, reason
+            self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in memory: its room, how it was made, its lock, outboxes and timer."""
+
+    room: Room
+    config: TableConfig
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    outboxes: dict[Connection, Outbox] = field(default_factory=dict)
+    timer: asyncio.Task[None] | None = None
+    #: A bot's decision sent to the deciders, not yet back: the table's lock is free meanwhile.
+    deciding: asyncio.Task[None] | None = None
+    turn: tuple[int, int, Seat | None] = (0, -1, None)
+    turn_started: float = 0.0
+    finished: bool = False
+    lease_until: float = 0.0
+    """When the node's lease on the table runs out, as far as the node knows (its clock)."""
+    scored: tuple[int, tuple[int, int]] | None = None
+    """The hand and the totals last noted for the lobby (None: not noted by this copy)."""
+
+    @property
+    def has_programs(self) -> bool:
+        """True when a bot of the table runs a process (an operator's bot program)."""
+        return any(hasattr(bot, "close") for bot in self.room.table.bots.values())
+
+
+def score_of(room: Room) -> tuple[int, tuple[int, int]]:
+    """The table's hand in play and its match totals, as the lobby lists them."""
+    return room.table.hand_number, room.table.match.totals

@@ -1,0 +1,190 @@
+"""The hall's duties as one node of those that share a database (``docs/nodes.md``): its
+heartbeat and leases, renewed every :data:`~baloot.server.leases.RENEW_SECONDS`; the tables
+placed here or that nobody holds, taken; the tables another node took, let go; the lobby told
+of what changed; and where a table another node serves is.
+
+:class:`NodeDuties` is a part of :class:`~baloot.server.hall.Hall`, kept apart so that the
+hall's own module is the tables' life cycle in one server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Node
+from baloot.server.live import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN, Live, score_of
+from baloot.server.placement import adoption_quota
+from baloot.server.storage import StorageError, Store, TableStatus
+
+log = logging.getLogger("baloot.server")
+
+T = TypeVar("T")
+
+
+class NodeDuties:
+    """What a hall does as a node (see the module); the hall gives it its tables and store."""
+
+    node: str
+    store: Store
+    clock: Callable[[], float]
+    tables: dict[str, Live]
+    unrestorable: dict[str, str]
+    _nodes: list[Node]
+    _faulted: set[str]
+    _adopting: set[asyncio.Future[Live | Node | None]]
+    _restoring: dict[str, asyncio.Future[Live | Node | None]]
+
+    if TYPE_CHECKING:
+
+        async def _store(self, call: Callable[..., T], *args: Any) -> T: ...
+
+        async def _revive(self, table_id: str) -> Live | Node | None: ...
+
+        def _drop(self, live: Live, code: int, reason: str = "") -> None: ...
+
+    def _load(self) -> int:
+        """How many tables in play this node serves (what its heartbeat says)."""
+        return sum(not live.finished for live in self.tables.values())
+
+    async def _see_nodes(self, now: float) -> None:
+        """Read the live nodes and their loads, for where the next tables go."""
+        self._nodes = await self._store(self.store.live_nodes, now, LEASE_SECONDS)
+
+    async def _adopt(self, now: float) -> list[str]:
+        """Take the leases of tables nobody holds, as many as this node's share is (none
+        unless it is the least loaded: :func:`~baloot.server.placement.adoption_quota`)."""
+        quota = adoption_quota(self._nodes, self.node, self._load())
+        if quota <= 0:
+            return []
+        return await self._store(self.store.adopt, self.node, now, LEASE_SECONDS, quota)
+
+    def _adopt_later(self, table_id: str) -> None:
+        """Restore the table whose lease this node holds, without waiting for a connection:
+        its bots and its timers go on. A failure is logged; a connection tries again."""
+
+        def adopted(task: asyncio.Future[Live | Node | None]) -> None:
+            self._adopting.discard(task)
+            if not task.cancelled() and isinstance(task.exception(), StorageError):
+                log.warning("table %s was not restored here: %s", table_id, task.exception())
+
+        task = asyncio.ensure_future(self._revive(table_id))
+        self._adopting.add(task)
+        task.add_done_callback(adopted)
+
+    async def _keep_leases(self) -> None:
+        """Every :data:`RENEW_SECONDS`: renew the leases, beat the heartbeat, take the tables
+        placed here or that nobody holds, and let go of the tables this node lost."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            try:
+                await self._renew()
+            except Exception:  # a fault of the hall's own: the next renewal still comes
+                log.exception("node %s: a renewal of its leases failed", self.node)
+
+    async def _renew(self) -> None:
+        """One round of :meth:`_keep_leases`."""
+        now = self.clock()
+        # The tables in memory now took their leases before this renewal is written (one
+        # writer thread, in order): a table missing from its answer was taken by another node.
+        serving = {table_id: live for table_id, live in self.tables.items() if not live.finished}
+        try:
+            held = await self._store(self.store.renew_leases, self.node, now, LEASE_SECONDS)
+        except StorageError as error:
+            log.warning("node %s did not renew its leases: %s", self.node, error)
+            running_out = [
+                live for live in serving.values() if live.lease_until <= now + RENEW_SECONDS
+            ]
+            reason = "the server cannot reach its storage; connect again"
+            await asyncio.gather(
+                *(self._let_go(live, CLOSE_TRY_AGAIN, reason) for live in running_out)
+            )
+            return
+        for table_id, live in serving.items():
+            if table_id in held:
+                live.lease_until = now + LEASE_SECONDS
+        lost = [live for table_id, live in serving.items() if table_id not in held]
+        await asyncio.gather(*(self._lose(live, now) for live in lost))
+        try:
+            await self._store(self.store.heartbeat, self.node, self._load(), now)
+            await self._see_nodes(now)
+            placed = sorted(held - self.tables.keys() - self._faulted - self.unrestorable.keys())
+            for table_id in [*placed, *await self._adopt(now)]:
+                if table_id not in self._restoring:
+                    self._adopt_later(table_id)
+        except StorageError as error:
+            log.warning("node %s did not beat its heartbeat: %s", self.node, error)
+
+    async def _lose(self, live: Live, now: float) -> None:
+        """Let go of a table whose lease another node took: its connections are sent there."""
+        table_id = live.room.id
+        log.warning("table %s is served by another node now", table_id)
+        try:
+            holder = await self._store(self.store.holder, table_id, now)
+        except StorageError:
+            holder = None
+        if holder is None:
+            await self._let_go(live, CLOSE_TRY_AGAIN, "the table moves; connect again")
+        else:
+            await self._let_go(live, CLOSE_ELSEWHERE, holder.url)
+
+    async def _let_go(self, live: Live, code: int, reason: str) -> None:
+        """Drop the table from memory (its connections closed with ``code`` and ``reason``)
+        once whatever it is doing is done, the lease kept as it is."""
+        async with live.lock:
+            if self.tables.get(live.room.id) is live:
+                self._drop(live, code, reason)
+
+    async def _give_up(self, live: Live) -> None:
+        """Give up the lease of a table that is over or closed, and tell the lobby. A
+        failure is logged: nobody restores a table no longer in play."""
+        await self._release_lease(live.room.id)
+        if live.config.public:
+            await self._tell_lobby(live.room.id)
+
+    async def _release_lease(self, table_id: str) -> None:
+        try:
+            await self._store(self.store.release_lease, table_id, self.node)
+        except StorageError as error:
+            log.warning("table %s: its lease was not given up: %s", table_id, error)
+
+    async def _keepscore_of(self, live: Live) -> None:
+        """Note the table's hand and totals for the lobby of every node, when they changed
+        (a hand's end, a deal). A failure is logged: the lobby is not the table's truth."""
+        score = score_of(live.room)
+        if score == live.scored:
+            return
+        try:
+            await self._store(self.store.keep_score, live.room.id, *score)
+        except StorageError as error:
+            log.warning("table %s: its score was not noted for the lobby: %s", live.room.id, error)
+            return
+        live.scored = score
+        if live.config.public:
+            await self._tell_lobby(live.room.id)
+
+    async def _tell_lobby(self, table_id: str) -> None:
+        """Tell every node that the lobby changed (``table_id`` changed); logged if not."""
+        try:
+            await self._store(self.store.notify_lobby, table_id)
+        except StorageError as error:
+            log.warning("table %s: the lobby was not told of it: %s", table_id, error)
+
+    async def elsewhere(self, table_id: str) -> str | None:
+        """The public URL of the node that serves the table, when another node does (a page
+        asked of this one is sent there); None when this one does, or none does."""
+        if table_id in self.tables:
+            return None
+        holder = await self._store(self.store.holder, table_id, self.clock())
+        return None if holder is None or holder.name == self.node else holder.url
+
+    async def public_tables(self) -> list[dict[str, Any]]:
+        """The public tables in play on every node, as storage knows them
+        (:meth:`~baloot.server.lobby.Lobby.public_playing`)."""
+        return await self._store(self.store.public_playing)
+
+    async def table_config(self, table_id: str) -> tuple[TableStatus, str] | None:
+        """A table's status and kept config, wherever it is served, or None if unknown."""
+        return await self._store(self.store.table_config, table_id)
