@@ -4,6 +4,7 @@ Here, above both, the web server's command joins the others, so that neither the
 nor the server imports the other.
 """
 
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -15,8 +16,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``baloot``; the exit status.
 
     The commands are imported here, not above, so that a Ctrl-C while they load (a fraction
-    of a second) ends the command as one later would: status 130, no traceback.
+    of a second) ends the command as one later would: status 130, no traceback. A command
+    started with Ctrl-C ignored (a script's background job, a program's child that inherits
+    it) still stops on it, as a person at its terminal expects.
     """
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from baloot.cli import main as cli_main
         from baloot.server import serve
