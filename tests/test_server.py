@@ -344,18 +344,21 @@ def test_a_disconnected_human_is_played_for_after_the_wait_and_told(server: Serv
     tokens = {seat: created["seats"][seat]["token"] for seat in ("S", "N")}
     with client.websocket_connect(f"/ws/tables/{table}?token={tokens['N']}") as socket:
         north = Seen(socket)
-        started = time.monotonic()
+        south_asked: float | None = None  # when North heard South's turn begin, if it did
         for _ in range(500):
             message = north.receive()
             if message["type"] == "seat" and message["seat"] == "S":
                 break
             view = message.get("view")
+            if message["type"] == "event" and view and view["to_act"] == "S":
+                south_asked = south_asked or time.monotonic()
             if view and view["to_act"] == "N" and view["legal"]:
                 north.act(view["legal"][0])
         else:
             raise AssertionError("no bot played for the absent South")
         assert message["player"] == "bot:heuristic" and message["connected"] is False
-        assert time.monotonic() - started >= 0.3
+        if south_asked is not None:  # the wait (0.3 s) was waited, not skipped
+            assert time.monotonic() - south_asked >= 0.15  # the event may come late
 
 
 def test_with_a_turn_timer_the_bot_decides_for_a_late_human_and_says_so(server: Server) -> None:

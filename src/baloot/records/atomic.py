@@ -18,8 +18,14 @@ import contextlib
 import os
 import secrets
 from pathlib import Path
+from typing import Final
 
 from baloot.core.errors import BalootError
+
+#: How a temporary file is opened: for writing, made new (never one that exists).
+_NEW: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+#: Names tried for a temporary file before giving up.
+_TRIES: Final = 100
 
 
 class FolderError(BalootError):
@@ -37,29 +43,45 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     the error (an :class:`OSError` for the file system) is raised as it came.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
-    fd, temporary = create_temporary(path)
+    temporary = ""
     try:
+        # The name is known before the file is made: an interruption just after it is made
+        # still removes it.
+        for _ in range(_TRIES):
+            temporary = _temporary_name(path)
+            try:
+                fd = os.open(temporary, _NEW, 0o666)
+                break
+            except FileExistsError:
+                temporary = ""
+        else:
+            raise FileExistsError(f"no free temporary name beside {path}")
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
         raise
     _sync_folder(path.parent)
 
 
 def create_temporary(path: Path) -> tuple[int, str]:
     """A new file beside ``path``, hidden and named after it, opened for writing."""
-    for _ in range(100):
-        name = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(4)}.tmp")
+    for _ in range(_TRIES):
+        name = _temporary_name(path)
         try:
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), name
+            return os.open(name, _NEW, 0o666), name
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name beside {path}")
+
+
+def _temporary_name(path: Path) -> str:
+    return os.path.join(path.parent, f".{path.name}.{secrets.token_hex(4)}.tmp")
 
 
 def _sync_folder(folder: Path) -> None:
