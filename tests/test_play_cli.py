@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -161,7 +162,17 @@ def assert_one_line_answer(
     assert re.search(message, lines[1]), lines[1]
 
 
-def test_ctrl_c_ends_the_game_cleanly() -> None:
+def ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize(
+    "started",
+    [None, ignore_ctrl_c],
+    # Ignored: as a script's background job, or the child of a program that ignores it, is.
+    ids=["as usual", "with Ctrl-C ignored"],
+)
+def test_ctrl_c_ends_the_game_cleanly(started: Callable[[], None] | None) -> None:
     child = pexpect.spawn(
         sys.executable,
         ["-m", "baloot", "play", "--seed", "4", "--delay", "0"],
@@ -169,6 +180,7 @@ def test_ctrl_c_ends_the_game_cleanly() -> None:
         dimensions=(50, 120),
         timeout=WAIT,
         env=environment(),
+        preexec_fn=started,
     )
     child.expect(PROMPT)
     child.sendintr()
@@ -177,29 +189,6 @@ def test_ctrl_c_ends_the_game_cleanly() -> None:
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in plain(child.before or "")
-
-
-def ignore_ctrl_c() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def test_ctrl_c_ends_a_game_started_with_it_ignored() -> None:
-    """As a script's background job, or the child of a program that ignores Ctrl-C, is."""
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "baloot", "play", "--seed", "4", "--delay", "0"],
-        encoding="utf-8",
-        dimensions=(50, 120),
-        timeout=WAIT,
-        env=environment(),
-        preexec_fn=ignore_ctrl_c,
-    )
-    child.expect(PROMPT)
-    child.sendintr()
-    child.expect("Interrupted: the game stops here")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
 
 
 def test_no_color_in_a_terminal() -> None:
