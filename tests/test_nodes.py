@@ -32,6 +32,7 @@ import pytest
 from conftest import Server
 from helpers import WAIT, free_port, wait_for
 from psycopg import sql
+from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -466,13 +467,18 @@ def renew_now(server: Server) -> None:
     server.client.portal.call(hall._renew)
 
 
+def south_table(client: TestClient) -> tuple[str, str]:
+    """A new table with a human South: its id and South's token."""
+    created = client.post("/api/tables", json={"seats": {"S": "human"}}).json()
+    return created["table"], created["seats"]["S"]["token"]
+
+
 def test_a_table_another_node_took_is_let_go_and_its_sockets_sent_there(
     server: Server,
 ) -> None:
     client, hall = server.client, server.hall
     assert client is not None and hall is not None
-    created = client.post("/api/tables", json={"seats": {"S": "human"}}).json()
-    table_id, token = created["table"], created["seats"]["S"]["token"]
+    table_id, token = south_table(client)
     with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
         assert socket.receive_json()["type"] == "snapshot"
         other = hall.store
@@ -507,8 +513,7 @@ def test_a_table_whose_lease_runs_out_while_storage_is_away_is_let_go(
 ) -> None:
     client, hall = server.client, server.hall
     assert client is not None and hall is not None
-    created = client.post("/api/tables", json={"seats": {"S": "human"}}).json()
-    table_id, token = created["table"], created["seats"]["S"]["token"]
+    table_id, token = south_table(client)
     with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
         assert socket.receive_json()["type"] == "snapshot"
 
