@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import random
 
 import pytest
@@ -16,7 +17,7 @@ from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.levels import DEFAULT_OPPONENT, LEVELS, ROLES, make_level
 from baloot.bots.names import UnknownBotError
-from baloot.server.analyses import SERVER_BOT
+from baloot.server.hall import Hall
 
 
 def test_the_three_levels_are_registered_and_named_after_themselves() -> None:
@@ -53,7 +54,7 @@ def test_every_role_is_a_bot_and_the_defaults_follow_the_roles() -> None:
         name = getattr(ROLES, role.name)
         assert isinstance(make_bot(name, random.Random(1)), Bot), role.name
     assert ROLES.opponent == DEFAULT_OPPONENT and ROLES.analysis == DEFAULT_BOT
-    assert ROLES.server_analysis == SERVER_BOT
+    assert inspect.signature(Hall).parameters["analysis_bot"].default == ROLES.server_analysis
     hard = make_level(ROLES.hint, random.Random(1))
     assert isinstance(hard, ExpertBot)
     assert BestHints(random.Random(1)).expert.budget == hard.budget

@@ -45,8 +45,6 @@ log = logging.getLogger("baloot.server")
 
 #: The most analyses waiting or running at once on one server.
 QUEUE: Final = 8
-#: The bot whose estimates a server's analyses show, unless ``baloot serve`` is told otherwise.
-SERVER_BOT: Final = ROLES.server_analysis
 #: Why an analysis is refused (409).
 IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
 ANNULLED: Final = (
@@ -133,7 +131,7 @@ class Analyses:
         store: Store,
         store_call: Storing,
         *,
-        bot: str | None = SERVER_BOT,
+        bot: str | None = ROLES.server_analysis,
         queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
     ) -> None:

@@ -53,11 +53,12 @@ from typing import Any, Final, TypeVar
 from baloot.bots.clock import Clock, deciding
 from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask
 from baloot.bots.external import close_all
+from baloot.bots.levels import ROLES
 from baloot.core.errors import first_line
 from baloot.core.seats import Seat
 from baloot.records.summary import teams_json
 from baloot.records.writer import dumps
-from baloot.server.analyses import QUEUE, SERVER_BOT, Analyses, Answer, Source
+from baloot.server.analyses import QUEUE, Analyses, Answer, Source
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable
 from baloot.server.leases import LEASE_SECONDS, Lease, Node
@@ -117,7 +118,7 @@ class Hall(NodeDuties):
         bot_threads: int = 2,
         bot_seconds: float = BOT_SECONDS,
         deciders: Deciders | None = None,
-        analysis_bot: str | None = SERVER_BOT,
+        analysis_bot: str | None = ROLES.server_analysis,
         analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
     ) -> None:

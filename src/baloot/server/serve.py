@@ -235,7 +235,6 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     from baloot.analysis import SolverAndBot
     from baloot.bots.base import registered
     from baloot.bots.workers import open_deciders, workers_default
-    from baloot.server.analyses import SERVER_BOT
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
     from baloot.server.http_server import CommandServer, header_timed_http
@@ -247,7 +246,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         return _cannot(str(error))
     if args.lobby_bot not in {*available_bots(), *operators}:
         return _cannot(f"--lobby-bot: no bot {args.lobby_bot!r} (a registered name, no options)")
-    analysis_bot = SERVER_BOT if args.analysis_bot is None else args.analysis_bot
+    analysis_bot = ROLES.server_analysis if args.analysis_bot is None else args.analysis_bot
     if analysis_bot == "none":
         analysis_bot = None
     try:
