@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -24,7 +25,7 @@ from helpers import WAIT, wait_for
 
 import baloot
 from baloot.bots import RandomBot, make_bot, play_hand, registered
-from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask, decide
+from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask, Task, decide
 from baloot.bots.guarded import GuardedBot
 from baloot.bots.workers import WorkerPool, open_deciders, workers_default
 from baloot.core.actions import Action
@@ -419,11 +420,11 @@ def test_a_bot_that_fails_on_the_cluster_fails_its_decision_alone(
 def test_a_hang_on_the_cluster_is_cancelled(ray_deciders: Deciders) -> None:
     from baloot.bots.ray_workers import RayDeciders
 
-    def hangs(task: DecisionTask) -> Decision:
+    def hangs(task: Task[Any]) -> Any:
         time.sleep(10 * 60)
         raise AssertionError("not cancelled")
 
-    hanging = RayDeciders("auto", grace=GRACE, decider=hangs)
+    hanging = RayDeciders("auto", grace=GRACE, runner=hangs)
     start = time.monotonic()
     assert _fails(hanging.submit(_task("x", 0.5))) == "the bot worker took longer than 1.5 s"
     assert time.monotonic() - start >= 1.5
@@ -448,7 +449,7 @@ view, legal = SeatView.of(hand, hand.to_act), tuple(hand.legal_actions())
 def task(name):
     return DecisionTask(name, view, legal, random.Random(1).getstate(), 30.0)
 deciders = RayDeciders("local", cpus=1)
-hanging = RayDeciders("auto", decider=hangs)
+hanging = RayDeciders("auto", runner=hangs)
 pending = hanging.submit(task("x"))
 ray.shutdown()
 for decision in (pending, deciders.submit(task("heuristic"))):

@@ -1,6 +1,7 @@
 """A web table's bots deciding away from the table (worker processes, a cluster): the same
 game as in the server's threads, the table free while they think, and the stand-in deciding
-when a decision does not come back."""
+when a decision does not come back. Hints and the analyses of finished hands go to the same
+workers: the same answers as made in the server, and made there when a task fails."""
 
 from __future__ import annotations
 
@@ -10,41 +11,50 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from conftest import FAST, Server
 from helpers import WAIT
+from test_analysis import FAST as JUDGE_BOT
+from test_room import south_to_act
 from test_server import Seen, create
+from test_server_analysis import THROWN_RECORD, stored_match, wait_done
 
 from baloot import Seat
-from baloot.bots.decisions import Decision, DecisionFailed, DecisionTask, decide
+from baloot.analysis import SolverAndBot, analyze_record
+from baloot.analysis.tasks import JudgeTask
+from baloot.bots.best_hints import HintTask
+from baloot.bots.decisions import DecisionFailed, DecisionTask, Task, decide
 from baloot.bots.expert import ExpertBot
 from baloot.bots.workers import WorkerPool
+from baloot.records.record import loads
 from baloot.server import Room
+from baloot.server.messages import AskHint
 from baloot.server.storage import open_store
 from baloot.table import Player, WaitKind
 
 SEARCHING = {Seat.N: "medium", Seat.E: "expert:fast", Seat.W: "medium"}
+R = TypeVar("R")
 
 
 class ThreadDeciders:
-    """Deciders that decide each task in a thread of their own, once ``gate`` is open."""
+    """Deciders that do each task in a thread of their own, once ``gate`` is open."""
 
     def __init__(self) -> None:
-        self.tasks: list[DecisionTask] = []
+        self.tasks: list[Task[Any]] = []
         self.gate = threading.Event()
         self.gate.set()
         self.asked = threading.Event()
 
-    def submit(self, task: DecisionTask) -> Future[Decision]:
+    def submit(self, task: Task[R]) -> Future[R]:
         self.tasks.append(task)
         self.asked.set()
-        decision: Future[Decision] = Future()
+        decision: Future[R] = Future()
 
         def run() -> None:
             self.gate.wait(WAIT)
-            decision.set_result(decide(task))
+            decision.set_result(task.run())
 
         threading.Thread(target=run, daemon=True).start()
         return decision
@@ -59,9 +69,9 @@ class FailingDeciders:
     def __init__(self) -> None:
         self.failed = 0
 
-    def submit(self, task: DecisionTask) -> Future[Decision]:
+    def submit(self, task: Task[R]) -> Future[R]:
         self.failed += 1
-        decision: Future[Decision] = Future()
+        decision: Future[R] = Future()
         decision.set_exception(DecisionFailed("the bot worker died (exit -9)"))
         return decision
 
@@ -137,7 +147,9 @@ def test_a_table_whose_bots_decide_away_plays_on_and_is_free_while_they_think(
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         assert Seen(socket).play_to_hand_over()["type"] == "hand-over"
     assert {task.bot for task in deciders.tasks} <= set(SEARCHING.values())
-    assert all(task.view.seat in SEARCHING for task in deciders.tasks)
+    assert all(
+        isinstance(task, DecisionTask) and task.view.seat in SEARCHING for task in deciders.tasks
+    )
 
 
 def test_a_decision_that_does_not_come_back_is_the_stand_ins_and_the_seat_says_so(
@@ -176,3 +188,113 @@ def test_bots_on_worker_processes_play_a_web_table(served: Callable[[Any], Serve
             south = Seen(socket)
             assert south.play_to_hand_over()["type"] == "hand-over"
         assert not [m for m in south.messages if m["type"] == "seat" and not m["connected"]]
+
+
+# -------------------------------------------------------------------------- hints
+
+
+def test_a_hint_made_from_a_task_is_the_rooms_own_and_its_bot_moves_on_alike() -> None:
+    """Seed 21: South's first call, where the best bot searches."""
+    here, south_here = south_to_act(21)
+    away, south_away = south_to_act(21)
+    for n in range(2):  # the second hint starts where the first left the generator
+        (hint,) = here.send(south_here, {"type": "hint", "id": f"h{n}"})
+        task = away.room.hint_task(south_away.connection, AskHint(f"h{n}"), seconds=60)
+        assert isinstance(task, HintTask) and task.view.seat is Seat.S
+        assert away.deliver(away.room.hinted(south_away.connection, AskHint(f"h{n}"), task.run()))
+        assert south_away.messages[-1] == hint
+    assert away.room.hint_bot.rng.getstate() == here.room.hint_bot.rng.getstate()  # type: ignore[attr-defined]
+
+
+def test_a_hint_that_would_be_refused_is_not_sent_away() -> None:
+    harness, south = south_to_act()
+    spectator = harness.connect(None)
+    assert harness.room.hint_task(spectator.connection, AskHint("h1"), seconds=60) is None
+    assert harness.room.hint_task(south.connection, AskHint("h1"), seconds=60) is not None
+
+
+def test_a_hint_at_a_web_table_is_made_on_the_workers_while_the_table_answers(
+    served: Callable[[Any], Server],
+) -> None:
+    deciders = ThreadDeciders()
+    server = served(deciders)
+    client = server.client
+    assert client is not None
+    created = create(client, seats={"S": "human"})  # the quick heuristic bots
+    url = f"/ws/tables/{created['table']}?token={created['seats']['S']['token']}"
+    with client.websocket_connect(url) as socket:
+        south = Seen(socket)
+        south.until(lambda m: m.get("view", {}).get("to_act") == "S")
+        deciders.gate.clear()
+        south.send({"type": "hint", "id": "h1"})
+        assert deciders.asked.wait(WAIT), "the hint was not sent away"
+        # While the hint is made, the table takes a connection and answers it at once.
+        with client.websocket_connect(f"/ws/tables/{created['table']}") as watching:
+            assert Seen(watching).receive()["type"] == "snapshot"
+        deciders.gate.set()
+        hint = south.until(lambda m: m["type"] == "hint")
+    assert hint["id"] == "h1" and hint["action"] in south.view["legal"]
+    assert [type(task) for task in deciders.tasks] == [HintTask]
+
+
+def test_a_hint_whose_task_fails_is_made_in_the_server(
+    served: Callable[[Any], Server], caplog: pytest.LogCaptureFixture
+) -> None:
+    server = served(FailingDeciders())
+    client = server.client
+    assert client is not None
+    created = create(client, seats={"S": "human"})
+    url = f"/ws/tables/{created['table']}?token={created['seats']['S']['token']}"
+    with caplog.at_level(logging.WARNING, "baloot.server"), client.websocket_connect(url) as socket:
+        south = Seen(socket)
+        south.until(lambda m: m.get("view", {}).get("to_act") == "S")
+        south.send({"type": "hint", "id": "h1"})
+        hint = south.until(lambda m: m["type"] in ("hint", "reject"))
+    assert hint["type"] == "hint" and hint["action"] in south.view["legal"]
+    assert any("the hint is made in the server" in r.getMessage() for r in caplog.records)
+
+
+# -------------------------------------------------------------------------- analyses
+
+
+def analysed_away(served: Callable[[Any], Server], deciders: Any) -> dict[str, Any]:
+    server = served(deciders)
+    assert server.hall is not None and server.client is not None
+    server.hall.analyses.judge = SolverAndBot(JUDGE_BOT)
+    server.hall.analyses.bot = JUDGE_BOT
+    stored_match(server.hall.store, "old", THROWN_RECORD)
+    analysis: dict[str, Any] = wait_done(server.client, "old", 1)["analysis"]
+    return analysis
+
+
+def test_a_hands_analysis_is_judged_on_the_workers_position_by_position_as_here(
+    served: Callable[[Any], Server],
+) -> None:
+    deciders = ThreadDeciders()
+    analysis = analysed_away(served, deciders)
+    here = analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
+    assert analysis == here
+    judged = [task for task in deciders.tasks if isinstance(task, JudgeTask)]
+    assert len(judged) == len(here["hands"][0]["decisions"]) > 1
+
+
+def test_a_position_whose_worker_fails_is_judged_in_the_server(
+    served: Callable[[Any], Server], caplog: pytest.LogCaptureFixture
+) -> None:
+    deciders = FailingDeciders()
+    with caplog.at_level(logging.WARNING, "baloot.server"):
+        analysis = analysed_away(served, deciders)
+    assert (
+        analysis == analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
+    )
+    assert deciders.failed == len(analysis["hands"][0]["decisions"])
+    assert any("judged in the server" in r.getMessage() for r in caplog.records)
+
+
+def test_the_workers_judge_a_position_as_this_process_does() -> None:
+    from baloot.analysis.analyze import Plan
+
+    point = Plan.of(loads(THROWN_RECORD), estimated=True, hand=1).points[0]
+    task = JudgeTask(point, JUDGE_BOT, 0)
+    with WorkerPool(1) as pool:
+        assert pool.submit(task).result(timeout=WAIT) == task.run()

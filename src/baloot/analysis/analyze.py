@@ -140,6 +140,71 @@ def _check_hand(hands: Sequence[Hand], number: int) -> None:
         )
 
 
+@dataclass(frozen=True)
+class HandPlan:
+    """The decisions of hand ``number`` to judge, in order, and how many were forced."""
+
+    number: int
+    todo: tuple[Point, ...]
+    forced: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the analysis of a record judges, laid out before anything is judged: each
+    decision is judged on its own (the bot's generator seeded from its position), so the
+    decisions may be judged anywhere, in any order (a server sends them to its workers), and
+    put together by :meth:`analysis`."""
+
+    played: Replay
+    hands: tuple[HandPlan, ...]
+
+    @classmethod
+    def of(cls, record: Record, *, estimated: bool, hand: int | None = None) -> Plan:
+        """The plan of every finished hand of ``record`` (or of hand ``hand`` alone,
+        finished or not: the decisions made so far); calls are judged only when
+        ``estimated`` (a bot estimates). Raises as :func:`analyze_record`."""
+        played = replay(record)
+        if hand is not None:
+            _check_hand(played.hands, hand)
+            numbers = [hand]
+        else:
+            numbers = [n for n, h in enumerate(played.hands, 1) if h.is_over]
+        plans = []
+        for number in numbers:
+            every = _points(played, number)
+            forced = sum(1 for p in every if p.chosen is not None and len(p.options) == 1)
+            plans.append(HandPlan(number, tuple(_to_judge(every, estimated)), forced))
+        return cls(played, tuple(plans))
+
+    @property
+    def points(self) -> tuple[Point, ...]:
+        """Every decision to judge, hand by hand."""
+        return tuple(point for plan in self.hands for point in plan.todo)
+
+    def analysis(self, decisions: Sequence[Decision], judge: Judge) -> Analysis:
+        """The analysis, from the :attr:`points` judged by ``judge``, in their order."""
+        assert len(decisions) == len(self.points), "one decision for each point"
+        hands, record = self.played.hands, self.played.record
+        judged = iter(decisions)
+        analysed = []
+        for plan in self.hands:
+            replayed = hands[plan.number - 1]
+            mine = tuple(next(judged) for _ in plan.todo)
+            analysed.append(
+                HandAnalysis(plan.number, replayed.result(), replayed.exposed, mine, plan.forced)
+            )
+        numbers = {plan.number for plan in self.hands}
+        players = record.metadata.get("players", {})
+        return Analysis(
+            tuple(analysed),
+            judge.bot,
+            judge.seed,
+            {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {},
+            tuple(n for n, h in enumerate(hands, 1) if not h.is_over and n not in numbers),
+        )
+
+
 def analyze_record(
     record: Record,
     judge: Judge,
@@ -153,41 +218,14 @@ def analyze_record(
     Raises ``ReplayError`` or ``RecordError`` for a record that does not replay and
     :class:`AnalysisError` for a hand it does not have.
     """
-    played = replay(record)
-    hands = played.hands
-    if hand is not None:
-        _check_hand(hands, hand)
-        numbers = [hand]
-    else:
-        numbers = [n for n, h in enumerate(hands, 1) if h.is_over]
-    estimated = judge.bot is not None
-    plans: list[tuple[int, list[Point], int]] = []
-    for number in numbers:
-        every = _points(played, number)
-        forced = sum(1 for p in every if p.chosen is not None and len(p.options) == 1)
-        plans.append((number, _to_judge(every, estimated), forced))
-    total = sum(len(todo) for _, todo, _ in plans)
-    done = 0
-    analysed = []
-    for number, todo, forced in plans:
-        decisions = []
-        for point in todo:
-            decisions.append(point.judged(judge))
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        replayed = hands[number - 1]
-        analysed.append(
-            HandAnalysis(number, replayed.result(), replayed.exposed, tuple(decisions), forced)
-        )
-    players = record.metadata.get("players", {})
-    return Analysis(
-        tuple(analysed),
-        judge.bot,
-        judge.seed,
-        {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {},
-        tuple(n for n, h in enumerate(hands, 1) if not h.is_over and n not in numbers),
-    )
+    plan = Plan.of(record, estimated=judge.bot is not None, hand=hand)
+    points = plan.points
+    decisions = []
+    for done, point in enumerate(points, 1):
+        decisions.append(point.judged(judge))
+        if progress is not None:
+            progress(done, len(points))
+    return plan.analysis(decisions, judge)
 
 
 def analyze_position(

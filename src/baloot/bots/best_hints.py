@@ -2,14 +2,20 @@
 
 The action is the expert bot's, at the level of :attr:`~baloot.bots.levels.Roles.hint`; its
 reasons are the heuristic bot's when the rules pick the same action, else what the search found.
-A bot, not words: the interfaces word its reasons (:mod:`baloot.words.hints`).
+A bot, not words: the interfaces word its reasons (:mod:`baloot.words.hints`). A server sends
+a hint away as a :class:`HintTask`, to the workers that make its bots' decisions.
 """
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
+from baloot.bots.clock import Clock, deciding
+from baloot.bots.decisions import RandomState
 from baloot.bots.expert import ExpertBot
 from baloot.bots.heuristic import HeuristicBot, Hint, HintReason
 from baloot.bots.heuristic.hints import num
@@ -45,6 +51,11 @@ class BestHints:
             self.expert = ExpertBot(rng, options)
         self.rules = HeuristicBot()
 
+    @property
+    def rng(self) -> random.Random:
+        """The generator of the search: the one state a hint leaves behind."""
+        return self.expert.rng
+
     def explain(self, view: SeatView, legal: Sequence[Action]) -> Hint:
         """The action the strongest bot picks among ``legal`` in ``view``, and why."""
         action, values = self.expert.decide(view, legal)
@@ -63,3 +74,59 @@ class BestHints:
         else:
             reason = HintReason("S1_best_call", {"action": str(action), **params})
         return Hint(action, (reason,))
+
+
+@dataclass(frozen=True)
+class HintTask:
+    """A hint to make elsewhere (a :class:`~baloot.bots.decisions.Task`): what the seat sees,
+    its legal actions, and the state of the generator of the :class:`BestHints` that asks, so
+    that the hint is the one it would have given itself.
+
+    >>> from baloot.core.hand import Hand
+    >>> hand = Hand.new(rng=random.Random(1))
+    >>> view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+    >>> hints, twin = BestHints(random.Random(4)), BestHints(random.Random(4))
+    >>> hinted = HintTask.of(hints, view, legal, seconds=60).run()
+    >>> hinted.restore(hints)
+    >>> hinted.hint == twin.explain(view, legal), hints.rng.getstate() == twin.rng.getstate()
+    (True, True)
+    """
+
+    view: SeatView
+    legal: tuple[Action, ...]
+    rng_state: RandomState = field(repr=False)
+    seconds: float
+    bot: str = ROLES.hint
+
+    @classmethod
+    def of(
+        cls, hints: BestHints, view: SeatView, legal: Sequence[Action], seconds: float
+    ) -> HintTask:
+        """The task of the hint that ``hints`` (of the hint's level) would give now."""
+        return cls(view, tuple(legal), hints.rng.getstate(), seconds)
+
+    def run(self) -> Hinted:
+        """The hint, made here under the task's clock by this thread's :class:`BestHints`."""
+        hints: BestHints | None = getattr(_hints, "best", None)
+        if hints is None:
+            hints = _hints.best = BestHints()
+        hints.rng.setstate(self.rng_state)
+        with deciding(Clock(wall=self.seconds, cpu_time=time.thread_time)):
+            hint = hints.explain(self.view, self.legal)
+        return Hinted(hint, hints.rng.getstate())
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """The answer to a :class:`HintTask`: the hint, and the generator's state after it."""
+
+    hint: Hint
+    rng_state: RandomState = field(repr=False)
+
+    def restore(self, hints: BestHints) -> None:
+        """Leave ``hints`` as if it had given this hint itself."""
+        hints.rng.setstate(self.rng_state)
+
+
+_hints = threading.local()
+"""This thread's :class:`BestHints`: its generator is set anew for every hint."""

@@ -1,5 +1,9 @@
 """One bot decision as plain data: a task that any process can decide, and its answer.
 
+A decision is one kind of :class:`Task`, the work of a bot that travels to a worker process or
+a cluster: hints (:mod:`baloot.bots.best_hints`) and the judging of a position of a finished
+hand (:mod:`baloot.analysis.tasks`) are others, sent to the same workers.
+
 A task holds what the seat may know (its :class:`~baloot.view.SeatView`, never the hidden
 hands: the view is the wire), the legal actions, the bot's name and the state of the bot's
 random generator; the answer is the action and the generator's new state. The built-in bots
@@ -27,7 +31,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from baloot.bots.base import Closing, make_bot, parse_bot_name
 from baloot.bots.clock import Clock, deciding
@@ -45,11 +49,16 @@ __all__ = [
     "DecisionFailed",
     "DecisionTask",
     "RandomState",
+    "Task",
     "decide",
     "fail",
     "give",
+    "run_task",
     "warm",
 ]
+
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 #: What ``random.Random.getstate`` gives and ``setstate`` takes.
 RandomState = tuple[Any, ...]
@@ -59,9 +68,28 @@ GRACE: Final = 5.0
 
 
 class DecisionFailed(BalootError):
-    """A decision sent away did not come back (its worker died or took too long, the bot
-    raised, the workers are gone): one line saying why, so that the caller lets its stand-in
-    decide instead."""
+    """A decision (any :class:`Task`) sent away did not come back (its worker died or took too
+    long, the bot raised, the workers are gone): one line saying why, so that the caller lets
+    its stand-in decide instead, or does the task itself."""
+
+
+class Task(Protocol[R_co]):
+    """Work for a bot, as plain data that any process can do (pickled for a worker or a
+    cluster): the work carries all it needs, so any worker may take it."""
+
+    @property
+    def bot(self) -> str:
+        """The name of the bot that does it, for the line that says it failed."""
+        ...
+
+    @property
+    def seconds(self) -> float:
+        """Its clock: the wall time it may take before it is given up (a grace added)."""
+        ...
+
+    def run(self) -> R_co:
+        """Do it, here."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -105,6 +133,10 @@ class DecisionTask:
             )
         return cls(name, view, tuple(legal), rng.getstate(), seconds)
 
+    def run(self) -> Decision:
+        """The decision, made here (:func:`decide`)."""
+        return decide(self)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -120,15 +152,20 @@ class Decision:
 
 
 class Deciders(Protocol):
-    """Somewhere that decisions are sent to: worker processes, a Ray cluster."""
+    """Somewhere that bots' tasks are sent to: worker processes, a Ray cluster."""
 
-    def submit(self, task: DecisionTask) -> Future[Decision]:
-        """The decision of ``task``, to come; it fails only with :class:`DecisionFailed`."""
+    def submit(self, task: Task[R]) -> Future[R]:
+        """What ``task`` gives, to come; it fails only with :class:`DecisionFailed`."""
         ...
 
     def close(self) -> None:
-        """Let the workers go; the decisions still to come fail. Closing twice is once."""
+        """Let the workers go; the tasks still to come fail. Closing twice is once."""
         ...
+
+
+def run_task(task: Task[R]) -> R:
+    """Do ``task`` here: what a worker runs."""
+    return task.run()
 
 
 def decide(task: DecisionTask) -> Decision:
@@ -146,14 +183,14 @@ def decide(task: DecisionTask) -> Decision:
     return Decision(action, rng.getstate())
 
 
-def fail(decision: Future[Decision], why: str | DecisionFailed) -> None:
+def fail(decision: Future[Any], why: str | DecisionFailed) -> None:
     """Fail ``decision`` with ``why`` (a :class:`DecisionFailed`), unless it is settled
     already: closing, a time-out and the answer may race, and the first one stands."""
     with contextlib.suppress(InvalidStateError):
         decision.set_exception(why if isinstance(why, DecisionFailed) else DecisionFailed(why))
 
 
-def give(decision: Future[Decision], answer: Decision) -> None:
+def give(decision: Future[R], answer: R) -> None:
     """Give ``decision`` its ``answer``, unless it is settled already (as :func:`fail`)."""
     with contextlib.suppress(InvalidStateError):
         decision.set_result(answer)

@@ -2,8 +2,9 @@
 
 Ray stays an optional extra, imported only when these deciders are made; the cluster is
 found as the arena finds it (:func:`~baloot.bots.cluster.join_cluster`: ``ray://HEAD:10001``,
-``HEAD:6379``, ``auto``, ``local``), and every node needs pybaloot. A decision is one task of
-:func:`~baloot.bots.decisions.decide`; one that takes longer than its clock and a grace
+``HEAD:6379``, ``auto``, ``local``), and every node needs pybaloot. A bot's
+:class:`~baloot.bots.decisions.Task` (a decision, a hint, a judged position) is one Ray task of
+:func:`~baloot.bots.decisions.run_task`; one that takes longer than its clock and a grace
 (counted from when it was sent, as Ray does not say when it starts) is cancelled, its worker
 ended, and fails with :class:`~baloot.bots.decisions.DecisionFailed`. Once the cluster has
 gone away, every decision still to come and every later one fails so, in one line.
@@ -18,14 +19,16 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from baloot.bots.cluster import import_ray, join_cluster
-from baloot.bots.decisions import GRACE, Decision, DecisionFailed, DecisionTask, decide, fail, give
+from baloot.bots.decisions import GRACE, DecisionFailed, Task, fail, give, run_task
 from baloot.bots.failure import exception_line
 from baloot.core.errors import first_line
 
 __all__ = ["RayDeciders"]
+
+R = TypeVar("R")
 
 #: How often the deciders look for decisions past their time and for the cluster.
 WATCH_SECONDS: Final = 0.1
@@ -35,7 +38,7 @@ WATCH_SECONDS: Final = 0.1
 class _Sent:
     """A decision on its way: its future, its bot, and when it is given up."""
 
-    decision: Future[Decision]
+    decision: Future[Any]
     bot: str
     deadline: float
     timeout: float
@@ -43,8 +46,8 @@ class _Sent:
 
 class RayDeciders:
     """Decisions on the Ray cluster at ``address`` (joined unless this process already is;
-    ``cpus`` cores for a ``local`` one, ended with :meth:`close`). ``decider`` is what a task
-    runs (:func:`~baloot.bots.decisions.decide`; a test's stand-in)."""
+    ``cpus`` cores for a ``local`` one, ended with :meth:`close`). ``runner`` is what a Ray
+    task runs (:func:`~baloot.bots.decisions.run_task`; a test's stand-in)."""
 
     def __init__(
         self,
@@ -52,14 +55,14 @@ class RayDeciders:
         *,
         cpus: int | None = None,
         grace: float = GRACE,
-        decider: Callable[[DecisionTask], Decision] = decide,
+        runner: Callable[[Task[Any]], Any] = run_task,
     ) -> None:
         ray = import_ray()
         self._ray = ray
         self._joined = not ray.is_initialized()
         if self._joined:
             join_cluster(ray, address, cpus)
-        self._remote = ray.remote(num_cpus=1, max_retries=0)(decider)
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(runner)
         self.grace = grace
         self._lock = threading.Lock()
         self._pending: dict[Any, _Sent] = {}  # by the task's ObjectRef
@@ -68,10 +71,10 @@ class RayDeciders:
         self._watcher = threading.Thread(target=self._watch, name="ray-decisions", daemon=True)
         self._watcher.start()
 
-    def submit(self, task: DecisionTask) -> Future[Decision]:
-        """The decision of ``task``, to come from the cluster; it fails only with
+    def submit(self, task: Task[R]) -> Future[R]:
+        """What ``task`` gives, to come from the cluster; it fails only with
         :class:`DecisionFailed`."""
-        decision: Future[Decision] = Future()
+        decision: Future[R] = Future()
         timeout = task.seconds + self.grace
         with self._lock:
             if self._closed.is_set():
@@ -107,7 +110,7 @@ class RayDeciders:
         if self._joined:
             self._ray.shutdown()
 
-    def _settle(self, ref: Any, answer: Future[Decision]) -> None:
+    def _settle(self, ref: Any, answer: Future[Any]) -> None:
         """Give the decision of ``ref`` what the cluster answered, any failure as one
         :class:`DecisionFailed`."""
         sent = self._pending.pop(ref, None)

@@ -1,9 +1,10 @@
 """Bot decisions on worker processes of this machine, so that a server's bots use every core.
 
-A :class:`WorkerPool` decides :class:`~baloot.bots.decisions.DecisionTask` s on processes of
-its own (``pebble``'s pool). A worker that dies, or that takes longer than the task's clock
-and a grace (:data:`~baloot.bots.decisions.GRACE`), is replaced, and its decision fails with
-one :class:`~baloot.bots.decisions.DecisionFailed`; so does a bot that raises. The caller then
+A :class:`WorkerPool` does bots' :class:`~baloot.bots.decisions.Task` s (decisions, hints,
+the judging of a finished hand's positions) on processes of its own (``pebble``'s pool). A
+worker that dies, or that takes longer than the task's clock and a grace
+(:data:`~baloot.bots.decisions.GRACE`), is replaced, and its task fails with one
+:class:`~baloot.bots.decisions.DecisionFailed`; so does a bot that raises. The caller then
 lets its stand-in decide. The workers ignore Ctrl-C (the parent decides) and end when the
 parent does. :func:`open_deciders` picks the pool, a Ray cluster's deciders
 (:mod:`baloot.bots.ray_workers`) or none (the caller decides in its own threads).
@@ -29,7 +30,7 @@ import signal
 import threading
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final, Self
+from typing import Any, Final, Self, TypeVar
 
 import pebble
 
@@ -39,6 +40,7 @@ from baloot.bots.decisions import (
     Decision,
     DecisionFailed,
     DecisionTask,
+    Task,
     decide,
     fail,
     give,
@@ -57,6 +59,7 @@ __all__ = [
     "Decision",
     "DecisionFailed",
     "DecisionTask",
+    "Task",
     "WorkerPool",
     "decide",
     "open_deciders",
@@ -68,6 +71,8 @@ WARM_BOTS: Final = (*LEVELS, ROLES.stand_in)
 #: The bots that decide quicker than a task travels (about 0.1 ms against 0.8 ms sent to a
 #: worker, ``scripts/bench_workers.py``): a server lets them decide where they are.
 DECIDED_HERE: Final = frozenset({"random", "heuristic", "easy"})
+
+R = TypeVar("R")
 
 
 def workers_default() -> int:
@@ -98,7 +103,7 @@ class WorkerPool:
         self.workers = workers
         self.grace = grace
         self._lock = threading.Lock()
-        self._pending: dict[Future[Decision], Future[Decision]] = {}  # ours: pebble's
+        self._pending: dict[Future[Any], Future[Any]] = {}  # ours: pebble's
         self._closed = False
         self._pool = self._start()
 
@@ -108,10 +113,10 @@ class WorkerPool:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def submit(self, task: DecisionTask) -> Future[Decision]:
-        """The decision of ``task``, to come from a worker; it fails only with
+    def submit(self, task: Task[R]) -> Future[R]:
+        """What ``task`` gives, to come from a worker; it fails only with
         :class:`DecisionFailed`."""
-        decision: Future[Decision] = Future()
+        decision: Future[R] = Future()
         timeout = task.seconds + self.grace
         with self._lock:
             if self._closed:
@@ -152,17 +157,17 @@ class WorkerPool:
             raise RuntimeError("the worker pool did not start")
         return pool
 
-    def _schedule(self, task: DecisionTask, timeout: float) -> Future[Decision]:
+    def _schedule(self, task: Task[R], timeout: float) -> Future[R]:
         """``task`` sent to a worker. Pebble gives up its whole pool when a worker dies while
         none is deciding (its next schedule raises): the workers are then started anew."""
         try:
-            return self._pool.schedule(_decide_in_worker, (task,), timeout=timeout)
+            return self._pool.schedule(_run_in_worker, (task,), timeout=timeout)
         except RuntimeError:
             _stop(self._pool)
             self._pool = self._start()
-            return self._pool.schedule(_decide_in_worker, (task,), timeout=timeout)
+            return self._pool.schedule(_run_in_worker, (task,), timeout=timeout)
 
-    def _settle(self, decision: Future[Decision], timeout: float, sent: Future[Decision]) -> None:
+    def _settle(self, decision: Future[R], timeout: float, sent: Future[R]) -> None:
         """Give ``decision`` what its worker answered, any failure as one
         :class:`DecisionFailed`. It runs in a thread of pebble's, which a restart or
         :meth:`close` may be waiting for: it must not wait for the lock."""
@@ -185,7 +190,7 @@ class WorkerPool:
             give(decision, answer)
 
 
-def _cancel_with(sent: Future[Decision], decision: Future[Decision]) -> None:
+def _cancel_with(sent: Future[Any], decision: Future[Any]) -> None:
     """A decision its caller cancelled is not made (its worker, if deciding, is replaced)."""
     if decision.cancelled():
         sent.cancel()
@@ -204,10 +209,10 @@ def _start_worker(parent_pid: int, by_kernel: bool) -> None:
     warm(WARM_BOTS)
 
 
-def _decide_in_worker(task: DecisionTask) -> Decision:
-    """:func:`decide`, in a worker: whatever the bot raises comes back as one line (an
+def _run_in_worker(task: Task[R]) -> R:
+    """``task``, done in a worker: whatever the bot raises comes back as one line (an
     exception the parent could not unpickle would break the whole pool)."""
     try:
-        return decide(task)
+        return task.run()
     except Exception as error:
         raise DecisionFailed(f"bot {task.bot} failed: {exception_line(error)}") from error

@@ -6,10 +6,12 @@ in play or over. A hand in progress is refused (409: its deck is hidden), and so
 match is in play, a hand annulled before any card was played (its cards were never shown). The
 first request of a finished hand starts its analysis and is answered 202, as are the requests
 while it is computed (with how far it got); once done, it is kept in the store and every
-request is answered 200 with it. Analyses run one at a time, in a worker thread of their own,
-so that the tables never wait for them; at most :data:`QUEUE` wait or run at once (beyond:
-503). An analysis is kept with the digest of the hand it was made of: a hand taken back by an
-undo and played again is analysed again.
+request is answered 200 with it. Analyses run one at a time, so that the tables never wait
+for them: on the server's bot workers when it has some (one position at a time, as a
+:class:`~baloot.analysis.tasks.JudgeTask`, so that the tables' bots are never queued behind a
+whole hand; a position whose worker fails is judged here), else in a thread of their own. At
+most :data:`QUEUE` wait or run at once (beyond: 503). An analysis is kept with the digest of
+the hand it was made of: a hand taken back by an undo and played again is analysed again.
 
 Answers (JSON): 200 ``{"status": "done", "table", "hand", "finished", "analysis"}`` where
 ``analysis`` is the ``baloot-analysis/1`` object of ``docs/analysis.md`` with the one hand;
@@ -32,7 +34,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
-from baloot.analysis import SolverAndBot, analyze_record
+from baloot.analysis import Decision, SolverAndBot, analyze_record
+from baloot.analysis.analyze import Plan
+from baloot.analysis.tasks import JudgeTask
+from baloot.bots.decisions import Deciders, DecisionFailed
 from baloot.bots.levels import ROLES
 from baloot.core.errors import BalootError
 from baloot.core.match import Match
@@ -124,7 +129,8 @@ Storing = Callable[..., Awaitable[Any]]
 
 class Analyses:
     """The analyses of one server. ``store_call`` runs a :class:`Store` method in the store's
-    writer thread; ``bot`` is the bot that estimates (None: exact values only)."""
+    writer thread; ``bot`` is the bot that estimates (None: exact values only); ``deciders``
+    are the server's bot workers, which judge the positions (None: a thread here does)."""
 
     def __init__(
         self,
@@ -133,9 +139,11 @@ class Analyses:
         *,
         bot: str | None = ROLES.server_analysis,
         queue: int = QUEUE,
+        deciders: Deciders | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        SolverAndBot(bot)  # an unknown bot, or one that cannot judge: said at start
+        self.judge = SolverAndBot(bot)  # an unknown bot, or one that cannot judge: said now
+        self.deciders = deciders
         self.store = store
         self.store_call = store_call
         self.bot = bot
@@ -177,7 +185,10 @@ class Analyses:
         table_id, number, digest = key
         loop = asyncio.get_running_loop()
         try:
-            body = await loop.run_in_executor(self._worker, self._compute, record, number, job)
+            if self.deciders is None:
+                body = await loop.run_in_executor(self._worker, self._compute, record, number, job)
+            else:
+                body = await self._judged_away(self.deciders, table_id, record, number, job)
             await self.store_call(
                 self.store.keep_analysis, table_id, number, digest, body, self.clock()
             )
@@ -201,12 +212,40 @@ class Analyses:
 
         job.started = True
         try:
-            analysis = analyze_record(
-                record, SolverAndBot(self.bot), hand=number, progress=progress
-            )
+            analysis = analyze_record(record, self.judge, hand=number, progress=progress)
         except BalootError as error:  # a record the server wrote that does not replay: a bug
             raise RuntimeError(f"cannot analyse: {error}") from error
         return analysis.to_json()
+
+    async def _judged_away(
+        self, deciders: Deciders, table_id: str, record: Record, number: int, job: Job
+    ) -> dict[str, Any]:
+        """The analysis of hand ``number``, its positions judged on the bot workers one at a
+        time (a position whose worker fails is judged in the analyses' thread), as JSON."""
+        loop = asyncio.get_running_loop()
+        plan_of = functools.partial(Plan.of, record, estimated=self.bot is not None, hand=number)
+        try:
+            plan = await loop.run_in_executor(self._worker, plan_of)
+        except BalootError as error:  # a record the server wrote that does not replay: a bug
+            raise RuntimeError(f"cannot analyse: {error}") from error
+        points = plan.points
+        job.started, job.total = True, len(points)
+        decisions: list[Decision] = []
+        for point in points:
+            task = JudgeTask(point, self.bot, self.judge.seed)
+            try:
+                decision = await asyncio.wrap_future(deciders.submit(task))
+            except DecisionFailed as failure:
+                log.warning(
+                    "table %s, hand %s: %s; the position is judged in the server",
+                    table_id,
+                    number,
+                    failure,
+                )
+                decision = await loop.run_in_executor(self._worker, task.run)
+            decisions.append(decision)
+            job.done = len(decisions)
+        return plan.analysis(decisions, self.judge).to_json()
 
     async def stop(self) -> None:
         """End the analyses in progress (at their next decision) and the worker."""

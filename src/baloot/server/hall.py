@@ -50,6 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, Final, TypeVar
 
+from baloot.bots.best_hints import Hinted
 from baloot.bots.clock import Clock, deciding
 from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask
 from baloot.bots.external import close_all
@@ -71,7 +72,7 @@ from baloot.server.live import (
     score_of,
 )
 from baloot.server.lobby_feed import LobbyFeed
-from baloot.server.messages import Refused, parse, thinks
+from baloot.server.messages import AskHint, Refused, parse, thinks
 from baloot.server.node_duties import NodeDuties
 from baloot.server.placement import placement
 from baloot.server.requests import CreateError, read_request
@@ -152,7 +153,12 @@ class Hall(NodeDuties):
         self.commits = GroupCommit(store, self._store)
         self._releasing: set[asyncio.Future[None]] = set()
         self.analyses = Analyses(
-            store, self._store, bot=analysis_bot, queue=analysis_queue, clock=clock
+            store,
+            self._store,
+            bot=analysis_bot,
+            queue=analysis_queue,
+            deciders=deciders,
+            clock=clock,
         )
 
     # ------------------------------------------------------------------ life
@@ -338,6 +344,9 @@ class Hall(NodeDuties):
                 for _, answer in live.room.refuse(connection, refused):
                     outbox.put(answer)
             return
+        if isinstance(message, AskHint) and self._deciders is not None:
+            await self._hint_away(live, connection, message)
+            return
         async with live.lock:
             if self.tables.get(live.room.id) is not live:
                 return  # dropped after a fault: its connections are being closed
@@ -349,6 +358,41 @@ class Hall(NodeDuties):
                     )
                 else:
                     out = live.room.answer(connection, message)
+            except Exception as error:
+                self._fault(live, error)
+                return
+            await self._commit(live, out)
+
+    async def _hint_away(self, live: Live, connection: Connection, message: AskHint) -> None:
+        """A hint made on the bots' workers. A hint changes nothing, so the table's lock is
+        free while it is made; one that does not come back, or is not sent (a refusal), is
+        answered as before, in a bot thread."""
+        async with live.lock:
+            if self.tables.get(live.room.id) is not live:
+                return
+            try:
+                task = live.room.hint_task(connection, message, self.bot_seconds)
+            except Exception as error:
+                self._fault(live, error)
+                return
+        hinted: Hinted | None = None
+        if task is not None:
+            assert self._deciders is not None
+            try:
+                hinted = await asyncio.wrap_future(self._deciders.submit(task))
+            except DecisionFailed as failure:
+                log.warning("table %s: %s; the hint is made in the server", live.room.id, failure)
+        async with live.lock:
+            if self.tables.get(live.room.id) is not live:
+                return
+            try:
+                if hinted is not None:
+                    out = live.room.hinted(connection, message, hinted)
+                else:
+                    loop = asyncio.get_running_loop()
+                    out = await loop.run_in_executor(
+                        self._bots, live.room.answer, connection, message
+                    )
             except Exception as error:
                 self._fault(live, error)
                 return

@@ -61,7 +61,7 @@ from itertools import islice
 from typing import Any, Final, Protocol, TypeVar, assert_never
 
 from baloot.bots.base import make_bot
-from baloot.bots.best_hints import BestHints
+from baloot.bots.best_hints import BestHints, Hinted, HintTask
 from baloot.bots.decisions import Decision, DecisionTask
 from baloot.bots.heuristic import Hint
 from baloot.bots.levels import ROLES
@@ -378,6 +378,34 @@ class Room:
         return out
 
     def _hint(self, connection: Connection, id_: str) -> list[Outgoing]:
+        view = self._hint_view(connection, id_)
+        return _hint_message(connection, id_, self.hint_bot.explain(view, view.legal))
+
+    def hint_task(
+        self, connection: Connection, message: AskHint, seconds: float
+    ) -> HintTask | None:
+        """The hint ``message`` asks for, as a task to send to the bots' workers with a clock
+        of ``seconds``; None when :meth:`answer` is to answer it here instead (a refusal, or a
+        hint bot that is not the one a task makes)."""
+        if not connection.open or not isinstance(self.hint_bot, BestHints):
+            return None
+        try:
+            view = self._hint_view(connection, message.id)
+        except Refused:
+            return None
+        return HintTask.of(self.hint_bot, view, view.legal, seconds)
+
+    def hinted(self, connection: Connection, message: AskHint, hinted: Hinted) -> list[Outgoing]:
+        """The answer to ``message`` once its :meth:`hint_task` is back: the hint bot moves
+        on as if it had given the hint itself."""
+        if isinstance(self.hint_bot, BestHints):
+            hinted.restore(self.hint_bot)
+        if not connection.open:
+            return []
+        return _hint_message(connection, message.id, hinted.hint)
+
+    def _hint_view(self, connection: Connection, id_: str) -> SeatView:
+        """The view of the seat of ``connection`` that asks a hint now, or its refusal."""
         seat = _seat(connection, id_)
         _engine(id_, self.table.check_hint_allowed)
         waiting = self.table.waiting()
@@ -388,9 +416,7 @@ class Room:
         if waiting.seat != seat:
             error = IllegalActionError.of(ReasonCode.NOT_YOUR_TURN, seat=waiting.seat.name)
             raise Refused.illegal(id_, error)
-        view = self.table.view(seat)
-        hint = self.hint_bot.explain(view, view.legal)
-        return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
+        return self.table.view(seat)
 
     def _resync(self, connection: Connection, since: int) -> list[Outgoing]:
         if since == self.v:
@@ -649,3 +675,8 @@ def _engine(id_: str, call: Callable[[], T]) -> T:
         return call()
     except IllegalActionError as error:
         raise Refused.illegal(id_, error) from None
+
+
+def _hint_message(connection: Connection, id_: str, hint: Hint) -> list[Outgoing]:
+    """The ``hint`` message answering the client message ``id_``."""
+    return [(connection, {"type": "hint", "id": id_, **hint.to_json()})]
