@@ -11,8 +11,10 @@ playing its share of the tables with the ``websockets`` client. Every table is m
 what the lobby offers players); its human
 connects with its token and, whenever its view says it is to act, waits a think time, then
 sends an ``act`` with a legal action chosen at random (seeded) from ``view.legal``; after
-``hand-over`` it sends ``next``. A table whose match is over is replaced by a new one, so the
-number of tables in play stays the same. The protocol is ``seat-view.md`` §4.
+``hand-over`` it sends ``next``. With ``--hints P`` it first asks a ``hint`` on a share P of its
+turns (half its think time before it acts), as a player who asks the best bot would. A table
+whose match is over is replaced by a new one, so the number of tables in play stays the same.
+The protocol is ``seat-view.md`` §4.
 
 Two runs::
 
@@ -23,6 +25,7 @@ Two runs::
     # options: --tables N --seconds S --think 1-3 --clients 2 --db postgresql://… --json
     #          --bots heuristic --bot-workers 2 (the server's; 0: its threads)
     #          --bots-on local|auto|ray://… (the server's: bots on a Ray cluster)
+    #          --hints 0.3 (the human asks a hint on 30 % of its turns)
     # three nodes over one PostgreSQL, the first killed (SIGKILL) after 20 s
     PYTHONPATH=src .venv/bin/python scripts/load.py --servers 3 --db postgresql://… \
         --kill-one-at 20
@@ -41,7 +44,8 @@ the hand has no fewer actions (``lost_action``). ``--kill-one-at S`` SIGKILLs th
 (its process group) S seconds in.
 
 Measured per human decision: act -> ack, and act -> the numbered message that follows the
-ack (the ``event`` of the action itself), in milliseconds; ``next`` -> ack separately.
+ack (the ``event`` of the action itself), in milliseconds; ``next`` -> ack and hint -> its
+answer separately.
 Errors: every ``reject`` (``rate_limited`` counted apart), unexpected close, exception,
 timeout (no answer within ``--timeout`` seconds), a gap in ``v``. The servers' memory (VmRSS
 of /proc/PID/status, summed) is sampled every second (peak and end), and their CPU time read
@@ -113,6 +117,7 @@ class WorkerConfig:
     seed: int
     timeout: float
     bots: str
+    hints: float
 
 
 @dataclass
@@ -124,6 +129,7 @@ class Stats:
     #: When each act of ``event_ms`` was sent, in seconds from the start.
     event_at: list[float] = field(default_factory=list)
     next_ms: list[float] = field(default_factory=list)
+    hint_ms: list[float] = field(default_factory=list)
     bot_ms: list[float] = field(default_factory=list)
     create_ms: list[float] = field(default_factory=list)
     #: From a connection's drop to the first message of another node that moves the table on.
@@ -161,7 +167,16 @@ class Stats:
         self.elapsed_s = max(self.elapsed_s, data["elapsed_s"])
 
 
-LISTS: Final = ("ack_ms", "event_ms", "event_at", "next_ms", "bot_ms", "create_ms", "failover_s")
+LISTS: Final = (
+    "ack_ms",
+    "event_ms",
+    "event_at",
+    "next_ms",
+    "hint_ms",
+    "bot_ms",
+    "create_ms",
+    "failover_s",
+)
 COUNTS: Final = (
     "decisions",
     "events",
@@ -397,6 +412,7 @@ class Client:
             last_sent = 0.0
             last_heard = time.perf_counter()
             awaiting_next = False
+            hinted_at = -1  # the number of actions of the turn a hint was asked in
 
             async def send(kind: str, now: float) -> tuple[str, str, float, float | None]:
                 nonlocal last_sent
@@ -476,6 +492,11 @@ class Client:
                                 stats.next_ms.append(took)
                             pending = pending[0], pending[1], pending[2], now
                         continue
+                    if kind == "hint" and pending is not None and message.get("id") == pending[1]:
+                        stats.hint_ms.append((now - pending[2]) * 1000)
+                        pending = None
+                        scheduled = "act", max(now, last_sent + MIN_INTERVAL)
+                        continue
                     if kind == "reject":
                         code = str(message.get("code"))
                         if code == "rate_limited":
@@ -487,6 +508,8 @@ class Client:
                             pending = None
                             if code == "rate_limited":
                                 scheduled = retry, now + 0.2
+                            elif retry == "hint":  # a hint refused: the human acts all the same
+                                scheduled = "act", max(now, last_sent + MIN_INTERVAL)
                         continue
                     if kind in ("snapshot", "event", "deal", "hand-over"):
                         seat.view = message["view"]
@@ -513,6 +536,10 @@ class Client:
                     at = max(now + think, last_sent + MIN_INTERVAL)
                     if seat.view.get("to_act") == SEAT and seat.view.get("legal"):
                         scheduled = "act", at
+                        turn = seat.hand * 1000 + seat.actions
+                        if hinted_at != turn and rng.random() < self.config.hints:
+                            hinted_at = turn
+                            scheduled = "hint", max(now + think / 2, last_sent + MIN_INTERVAL)
                     elif seat.view.get("phase") == "over" and awaiting_next:
                         scheduled = "next", at
                         awaiting_next = False
@@ -792,6 +819,7 @@ def _measure(
             seed=args.seed,
             timeout=args.timeout,
             bots=args.bots,
+            hints=args.hints,
         )
         worker = ctx.Process(target=_worker, args=(config, results), daemon=True)
         worker.start()
@@ -860,6 +888,7 @@ def _measure(
         "act_ack_ms": percentiles(stats.ack_ms),
         "act_event_ms": percentiles(stats.event_ms),
         "next_ack_ms": percentiles(stats.next_ms),
+        "hint_ms": percentiles(stats.hint_ms),
         "act_event_p99_by_10s": _windows(stats.event_at, stats.event_ms, 10.0),
         "create_ms": percentiles(stats.create_ms),
         "decisions_per_s": round(stats.decisions / duration, 1),
@@ -921,6 +950,7 @@ def report(data: dict[str, Any]) -> str:
         row("act->ack", data["act_ack_ms"]),
         row("act->event", data["act_event_ms"]),
         row("next->ack", data["next_ack_ms"]),
+        row("hint", data["hint_ms"]),
         row("bot", data["bot_ms"]),
         row("create", data["create_ms"]),
         f"  p99 act->event by 10 s: {data['act_event_p99_by_10s']}",
@@ -983,6 +1013,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--bots-on", metavar="ADDRESS", help="the servers' --bots-on (Ray)")
     parser.add_argument(
+        "--hints", type=float, default=0.0, help="share of the human's turns it asks a hint (0)"
+    )
+    parser.add_argument(
         "--servers", type=int, default=1, help="baloot serve nodes over the one --db (1)"
     )
     parser.add_argument(
@@ -1006,6 +1039,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds is 1-3600 and --timeout 1-120")
     if not 1 <= args.servers <= 16:
         parser.error("--servers is 1-16")
+    if not 0 <= args.hints <= 1:
+        parser.error("--hints is a share of the turns, 0-1")
     if args.servers > 1 and not str(args.db or "").startswith(("postgresql://", "postgres://")):
         parser.error("--servers 2 or more share one database: give --db postgresql://…")
     if args.kill_one_at is not None:
