@@ -166,9 +166,7 @@ def test_a_hand_decided_by_tasks_is_the_hand_of_the_bots_in_process(bot: str, se
     _assert_same_hand([bot], seed, decide)
 
 
-@pytest.mark.parametrize(
-    "names", [["medium"], ["expert:fast"], ["ismcts:fast"], ["random", "medium", "heuristic"]]
-)
+@pytest.mark.parametrize("names", [["medium"], ["ismcts:fast"], ["random", "medium", "heuristic"]])
 def test_the_searching_bots_decide_by_tasks_as_in_process(names: list[str]) -> None:
     _assert_same_hand(names, 4, decide)
 

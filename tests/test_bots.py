@@ -184,9 +184,16 @@ def test_the_driver_announces_baloot_for_a_bot() -> None:
     assert announced > 0
 
 
-def test_no_bot_plays_an_illegal_action_in_ten_thousand_hands_under_random_flags() -> None:
-    """Every choice of both built-in bots is checked by the driver (BotError otherwise)."""
+@pytest.mark.parametrize(
+    "hands", [1_000, pytest.param(10_000, marks=pytest.mark.slow)], ids=lambda n: f"{n}_hands"
+)
+def test_no_bot_plays_an_illegal_action_in_thousands_of_hands_under_random_flags(
+    hands: int,
+) -> None:
+    """Every choice of both built-in bots is checked by the driver (BotError otherwise); the
+    ten thousand hands run with ``--run-slow``."""
     summary = run_arena(
-        ArenaConfig("heuristic", "random", pairs=5000, seed=12, hands=True, rules=None), jobs=2
+        ArenaConfig("heuristic", "random", pairs=hands // 2, seed=12, hands=True, rules=None),
+        jobs=2,
     )
-    assert summary.hands == 10_000
+    assert summary.hands == hands
