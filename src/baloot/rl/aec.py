@@ -31,10 +31,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from baloot.core.hand import Hand
-from baloot.core.match import Match
 from baloot.core.rules import Rules
-from baloot.core.seats import Seat, Team
-from baloot.rl.action_space import NUM_ACTIONS, action_at, index_of
+from baloot.core.seats import Team
+from baloot.rl.action_space import NUM_ACTIONS, index_of
+from baloot.rl.episode import Episode
 from baloot.rl.observation import SIZE, VERSION, encode
 from baloot.rl.options import Reward, reward_of, rules_of
 from baloot.view.seat_view import SeatView
@@ -96,8 +96,7 @@ class BalootEnv(AECEnv):  # type: ignore[misc]
         self._action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
-        self._match: Match | None = None
-        self._hand: Hand | None = None
+        self._episode: Episode | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -108,20 +107,14 @@ class BalootEnv(AECEnv):  # type: ignore[misc]
     @property
     def hand(self) -> Hand:
         """The hand in progress (or just finished)."""
-        if self._hand is None:
+        if self._episode is None:
             raise RuntimeError("the environment is not reset yet")
-        return self._hand
+        return self._episode.hand
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        dealer = Seat(self._rng.randrange(4))
-        if self.reward_mode is Reward.MATCH:
-            self._match = Match.new(rng=self._rng, dealer=dealer, rules=self.rules)
-            self._hand = self._match.hand
-        else:
-            self._match = None
-            self._hand = Hand.new(rng=self._rng, dealer=dealer, rules=self.rules)
+        self._episode = Episode(self._rng, self.reward_mode, self.rules)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -144,38 +137,15 @@ class BalootEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: an action index is needed, not None")
-        hand = self.hand
-        chosen = action_at(int(action), Seat[agent])
-        if chosen not in hand.legal_actions():
-            raise ValueError(f"action {int(action)} ({chosen}) is not legal now")
+        assert self._episode is not None
+        pay = self._episode.apply(int(action))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        announced = hand.announced(chosen)
-        if self._match is not None:
-            self._match.apply(announced)
-            self._hand = self._match.hand
-        else:
-            hand.apply(announced)
-        self._settle(hand)
+        if pay is not None:
+            self.rewards = dict(zip(AGENTS, pay, strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
         self._select()
         self._accumulate_rewards()
-
-    def _settle(self, hand: Hand) -> None:
-        """Pay and end the episode when the hand (or the match) just ended."""
-        if not hand.is_over:
-            return
-        if self._match is None:
-            score = hand.result().score or (0, 0)
-            for agent in AGENTS:
-                mine = Seat[agent].team
-                self.rewards[agent] = float(score[mine] - score[mine.other])
-        elif self._match.is_over:
-            winner = self._match.winner
-            for agent in AGENTS:
-                self.rewards[agent] = 1.0 if Seat[agent].team == winner else -1.0
-        else:
-            return
-        self.terminations = dict.fromkeys(self.agents, True)
 
     def _select(self) -> None:
         to_act = self.hand.to_act
@@ -186,7 +156,8 @@ class BalootEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode != "ansi":
             return None
         hand = self.hand
-        score = "" if self._match is None else f" match {_teams(self._match.totals)}"
+        match = None if self._episode is None else self._episode.match
+        score = "" if match is None else f" match {_teams(match.totals)}"
         return f"{hand!r} contract {hand.contract} tricks {_teams(hand.tricks_won)}{score}"
 
     def close(self) -> None:
