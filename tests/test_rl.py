@@ -26,10 +26,12 @@ from baloot.rl import (  # noqa: E402
     OFFSETS,
     SIZE,
     VERSION,
+    VectorEnv,
     action_at,
     aec_env,
     encode,
     index_of,
+    random_actions,
     register_openspiel,
 )
 from baloot.rl.action_space import indices  # noqa: E402
@@ -300,3 +302,79 @@ def test_openspiel_ismcts_plays_a_hand_to_its_end() -> None:
         state.apply_action(bot.step(state))
     returns = state.returns()
     assert sum(returns) == 0 and returns[0] == returns[2]
+
+
+# ------------------------------------------------------------------ the vector environment
+
+
+def test_each_row_of_the_vector_env_is_its_episodes_seat_to_act() -> None:
+    env = VectorEnv(6, seed=3, rules="federation")
+    _, masks, _ = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        observations, masks, to_act, _, _ = env.step(random_actions(masks, rng))
+        for i in range(env.n):
+            hand = env.episode(i).hand
+            assert hand.to_act == Seat(int(to_act[i]))
+            view = SeatView.of(hand, hand.to_act)
+            assert np.array_equal(observations[i], encode(view))
+            assert list(np.flatnonzero(masks[i])) == indices(hand.legal_actions())
+
+
+def test_the_vector_env_pays_each_ended_hand_and_deals_the_next() -> None:
+    env = VectorEnv(8, seed=5)
+    _, masks, _ = env.reset()
+    rng = np.random.default_rng(2)
+    ended = 0
+    while ended < 12:
+        before = [env.episode(i).hand for i in range(env.n)]
+        _, masks, _, rewards, done = env.step(random_actions(masks, rng))
+        for i in np.flatnonzero(done).tolist():
+            score = before[i].result().score or (0, 0)
+            assert rewards[i].tolist() == [score[0] - score[1], score[1] - score[0]] * 2
+            assert env.episode(i).hand is not before[i] and not env.episode(i).hand.actions
+            ended += 1
+        assert not rewards[~done].any()
+
+
+def test_a_vector_env_of_matches_pays_plus_or_minus_one() -> None:
+    env = VectorEnv(2, seed=7, reward="match")
+    _, masks, _ = env.reset()
+    rng = np.random.default_rng(3)
+    paid: list[list[float]] = []
+    while len(paid) < 2:
+        _, masks, _, rewards, done = env.step(random_actions(masks, rng))
+        paid.extend(rewards[i].tolist() for i in np.flatnonzero(done))
+    assert all(sorted(pay) == [-1.0, -1.0, 1.0, 1.0] and pay[0] == pay[2] for pay in paid)
+
+
+def test_the_same_seed_runs_the_vector_env_the_same() -> None:
+    runs = []
+    for _ in range(2):
+        env = VectorEnv(4, seed=11)
+        _, masks, _ = env.reset()
+        rng = np.random.default_rng(4)
+        seen = []
+        for _ in range(40):
+            observations, masks, to_act, rewards, done = env.step(random_actions(masks, rng))
+            seen.append((observations.copy(), to_act.copy(), rewards.copy(), done.copy()))
+        runs.append(seen)
+    assert all(
+        all(np.array_equal(a, b) for a, b in zip(one, two, strict=True))
+        for one, two in zip(*runs, strict=True)
+    )
+
+
+def test_a_wrong_action_in_any_row_is_refused_before_any_is_applied() -> None:
+    env = VectorEnv(3, seed=2)
+    _, masks, _ = env.reset()
+    before = [env.episode(i).hand.actions for i in range(3)]
+    actions = random_actions(masks, np.random.default_rng(5))
+    actions[2] = int(np.flatnonzero(masks[2] == 0)[0])
+    with pytest.raises(ValueError, match="not legal in episode 2"):
+        env.step(actions)
+    with pytest.raises(ValueError, match="actions are 3 integers"):
+        env.step([0, 1])
+    assert [env.episode(i).hand.actions for i in range(3)] == before
+    with pytest.raises(ValueError, match="at least 1"):
+        VectorEnv(0)

@@ -11,6 +11,7 @@ from baloot.rl.action_space import NUM_ACTIONS, action_at, index_of
 from baloot.rl.aec import AGENTS, BalootEnv, aec_env
 from baloot.rl.observation import LAYOUT, OFFSETS, SIZE, VERSION, encode
 from baloot.rl.options import Reward
+from baloot.rl.vector import VectorEnv, random_actions
 
 
 def register_openspiel() -> None:
@@ -29,9 +30,11 @@ __all__ = [
     "VERSION",
     "BalootEnv",
     "Reward",
+    "VectorEnv",
     "action_at",
     "aec_env",
     "encode",
     "index_of",
+    "random_actions",
     "register_openspiel",
 ]
