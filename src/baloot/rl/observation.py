@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -115,13 +116,17 @@ SIZE: Final = sum(part.size for part in LAYOUT)
 _O: Final = OFFSETS
 
 
-def rules_vector(rules: Rules) -> list[float]:
-    """The ``rules`` slice of ``rules``."""
+@lru_cache(maxsize=64)
+def rules_vector(rules: Rules) -> Vector:
+    """The ``rules`` slice of ``rules`` (kept: a run asks for the same rules again and again;
+    the array is shared, never written)."""
     values = [1.0 if getattr(rules, name) else 0.0 for name in _BOOL_FLAGS]
     for name, choices in _CHOICE_FLAGS:
         chosen = getattr(rules, name)
         values.extend(1.0 if chosen == choice else 0.0 for choice in choices)
-    return values
+    vector = np.array(values, np.float32)
+    vector.flags.writeable = False
+    return vector
 
 
 def encode(view: SeatView, out: Vector | None = None) -> Vector:
