@@ -204,6 +204,18 @@ def test_variant_flags_are_options_and_a_wrong_one_is_one_line() -> None:
         aec_env(reward="points")
 
 
+def test_ansi_rendering_is_one_line_of_the_hand_and_other_modes_are_refused() -> None:
+    env = aec_env(seed=6, render_mode="ansi", reward="match")
+    env.reset()
+    text = env.render()
+    assert text.startswith("<Hand dealer=") and text.endswith("match NS 0 EW 0")
+    quiet = aec_env(seed=6)
+    quiet.reset()
+    assert quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode is None or 'ansi', not 'human'"):
+        aec_env(render_mode="human")
+
+
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     env = aec_env(seed=2)
     env.reset()
