@@ -1,0 +1,40 @@
+"""Baloot for learning: a PettingZoo environment, an OpenSpiel game, one action space.
+
+It stands just above the bots (it deals worlds with their sampler) and drives every hand
+through the engine's one door: the legal actions are the engine's, the observation is built
+from the seat's view alone. It needs the ``rl`` extra (NumPy, PettingZoo, OpenSpiel):
+``pip install pybaloot[rl]``; ``import baloot`` never loads it. ``docs/rl.md`` describes the
+observation's layout, the action space and both games.
+"""
+
+from baloot.rl.action_space import NUM_ACTIONS, action_at, index_of
+from baloot.rl.aec import AGENTS, BalootEnv, aec_env
+from baloot.rl.observation import LAYOUT, OFFSETS, SIZE, VERSION, encode
+from baloot.rl.options import Reward
+from baloot.rl.vector import VectorEnv, random_actions
+
+
+def register_openspiel() -> None:
+    """Register ``python_baloot`` with OpenSpiel (:mod:`baloot.rl.openspiel`)."""
+    from baloot.rl.openspiel import register_openspiel as register
+
+    register()
+
+
+__all__ = [
+    "AGENTS",
+    "LAYOUT",
+    "NUM_ACTIONS",
+    "OFFSETS",
+    "SIZE",
+    "VERSION",
+    "BalootEnv",
+    "Reward",
+    "VectorEnv",
+    "action_at",
+    "aec_env",
+    "encode",
+    "index_of",
+    "random_actions",
+    "register_openspiel",
+]
