@@ -197,12 +197,19 @@ class Pages:
     contexts: list[BrowserContext] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def open(self, path: str, viewport: dict[str, int] | None = None) -> Page:
-        """``path`` in a new context of its own (its own storage, like another person)."""
+    def open(
+        self, path: str, viewport: dict[str, int] | None = None, *, motion: bool = False
+    ) -> Page:
+        """``path`` in a new context of its own (its own storage, like another person).
+
+        The page is asked for reduced motion unless ``motion``: then nothing on it moves or
+        waits, and it shows each message as it comes (its paced movement has tests of its own).
+        """
         context = self.browser.new_context(
             viewport=viewport or DESKTOP,  # type: ignore[arg-type]
             base_url=self.base,
             accept_downloads=True,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         context.set_default_timeout(WAIT_MS)
         self.contexts.append(context)
@@ -293,7 +300,7 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
 
 
 def test_a_whole_match_against_three_bots_by_clicking_the_page(
-    pages: Pages, artifacts: Path
+    pages: Pages, server: Served, artifacts: Path
 ) -> None:
     lobby = pages.open("/")
     # The form as a person fills it: South is a person, the others stay bots.
@@ -369,6 +376,17 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     totals = page.locator("#score").text_content() or ""
     ns, ew = played.match.totals
     assert f"Us {ns}" in totals and f"Them {ew}" in totals
+
+    # The result screen offers a new match, and a rematch: the same seats at a new table.
+    assert page.locator("#sheet .result-title").text_content() == "Match over"
+    assert page.locator("#new-match").get_attribute("href") == "/"
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: "/t/" in url and table not in url and "token=" in url)
+    again = page.url.split("/t/")[1].split("?")[0]
+    described = server.api(f"/api/tables/{again}")
+    assert described["players"] == {**record.metadata["players"], "S": "Saad"}
+    assert described["humans"] == ["S"] and described["status"] == "playing"
+    wait_for_decision(page)
 
 
 def expect_sheet(page: Page) -> None:
