@@ -133,7 +133,16 @@ def test_the_analysis_fits_a_phone(pages: Pages, artifacts: Path) -> None:  # no
         ".filter(box => box.scrollWidth > box.clientWidth).length"
     )
     assert hidden == 0, "a table of the analysis needs sideways scrolling on a phone"
+    assert page.locator(".scroll-hint").count() == 0
     shot(page, artifacts, "analysis-phone")
+    # Narrower still, a table that no longer fits says that it scrolls.
+    page.set_viewport_size({"width": 240, "height": PHONE["height"]})
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.scroll')].every((box) =>
+            box.scrollWidth <= box.clientWidth + 1
+            || box.previousElementSibling?.classList.contains('scroll-hint'))"""
+    )
+    assert page.locator(".scroll-hint").count() > 0
 
 
 def test_a_hand_in_progress_has_no_analysis_yet(pages: Pages, server: Served) -> None:

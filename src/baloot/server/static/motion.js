@@ -166,21 +166,26 @@ export class Pacer {
 }
 
 /**
- * After a render: marks the trick's leader and moves what is new. `before` is what the felt
- * showed (from `feltState`), `kind` the frame just shown.
+ * After a render: moves what is new. `before` is what the felt and the hand showed (from
+ * `feltState`), `kind` the frame just shown, `dealer` the seat that dealt.
  */
-export function animate(before, kind, seatBox, handSeat) {
+export function animate(before, kind, seatBox, dealer) {
   const center = $("center");
-  if (!center) return;
-  const played = [...center.querySelectorAll(".played")];
-  if (reducedMotion()) return;
+  if (!center || reducedMotion()) return;
+  const hand = [...document.querySelectorAll("#hand .hand-card")];
   if (kind === "deal") {
-    dealCards(seatBox, handSeat);
+    const from = (dealer && seatBox(dealer)) || center;
+    hand.forEach((card, i) => fly(card, from, i));
     return;
   }
-  for (const node of played) {
-    const key = cardKey(node);
-    if (before.has(key)) continue;
+  // Cards new to a hand that had some (the rest of the deal, after the bidding) come from
+  // the felt.
+  if (before.has("hand:any")) {
+    hand.filter((card) => !before.has("hand:" + card.getAttribute("aria-label")))
+      .forEach((card, i) => fly(card, center, i));
+  }
+  for (const node of center.querySelectorAll(".played")) {
+    if (before.has(cardKey(node))) continue;
     const where = [...node.classList].find((c) => c.startsWith("at-"));
     const box = where ? $("seat-" + where.slice(3)) : null;
     if (box) travel(node, box);
@@ -205,7 +210,10 @@ function cardKey(node) {
 /** The cards on the felt now, to know after a render which are new. */
 export function feltState() {
   const center = $("center");
-  return new Set(center ? [...center.querySelectorAll(".played")].map(cardKey) : []);
+  const keys = center ? [...center.querySelectorAll(".played")].map(cardKey) : [];
+  const hand = [...document.querySelectorAll("#hand .hand-card")].map((card) => "hand:" + card.getAttribute("aria-label"));
+  if (hand.length) hand.push("hand:any");
+  return new Set([...keys, ...hand]);
 }
 
 function travel(node, box) {
@@ -218,18 +226,15 @@ function travel(node, box) {
     { duration: TRAVEL_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
 }
 
-/** The hand's cards come in one after another from the dealer's side of the felt. */
-function dealCards(seatBox, dealer) {
-  const from = (dealer && seatBox(dealer)) || $("center");
+/** A card of the hand comes from `from` (an element), the `i`-th of those that come. */
+function fly(card, from, i) {
   if (!from) return;
   const origin = from.getBoundingClientRect();
-  [...document.querySelectorAll("#hand .hand-card")].forEach((card, i) => {
-    const to = card.getBoundingClientRect();
-    const dx = origin.left + origin.width / 2 - (to.left + to.width / 2);
-    const dy = origin.top + origin.height / 2 - (to.top + to.height / 2);
-    card.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0 }, { transform: "none", opacity: 1 }],
-      { duration: 300, delay: i * 45, easing: "ease-out", fill: "backwards" });
-  });
+  const to = card.getBoundingClientRect();
+  const dx = origin.left + origin.width / 2 - (to.left + to.width / 2);
+  const dy = origin.top + origin.height / 2 - (to.top + to.height / 2);
+  card.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(0.5)`, opacity: 0 }, { transform: "none", opacity: 1 }],
+    { duration: 300, delay: i * 45, easing: "ease-out", fill: "backwards" });
 }
 

@@ -533,11 +533,17 @@ function renderSheet() {
   if (match.winner) {
     const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
     const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
-    items.push(el("p", { class: "winner" }, text));
-    items.push(el("p", {}, t("final_score", { us: match.totals[us], them: match.totals[them] })));
-    if (match.record) items.push(el("a", { class: "record-link", href: match.record, download: "" }, t("record_link")));
+    // The result first, as large as the moment: who won, the final score, what next.
     ui.result = ui.result || resultActions(ui.info, mySeat());
-    items.push(ui.result);
+    const labels = teamLabels();
+    items.splice(1, 0,
+      el("p", { class: "winner" + (mine === false ? " lost" : "") }, text),
+      el("p", { class: "final-score", "aria-label": t("final_score", { us: match.totals[us], them: match.totals[them] }) },
+        el("span", { class: "final-us" }, el("small", {}, labels[us]), String(match.totals[us])),
+        el("span", { class: "final-sep", "aria-hidden": "true" }, "–"),
+        el("span", { class: "final-them" }, el("small", {}, labels[them]), String(match.totals[them]))),
+      ui.result);
+    if (match.record) items.push(el("a", { class: "record-link", href: match.record, download: "" }, t("record_link")));
   } else {
     const awaiting = match.awaiting_next || [];
     const me = mySeat();
