@@ -269,6 +269,7 @@ def test_a_phone_keeps_the_top_bar_in_view_and_shows_the_sheet_as_players_know_i
     fits_the_phone(page)
     in_view(page, "#score")
     in_view(page, "#contract")
+    no_serious_fault(page, "the Arabic score sheet on a phone")
     shot(page, artifacts, "sheet-phone-ar")
 
     page.locator('[data-action="next"]').click()

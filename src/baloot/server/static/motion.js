@@ -98,18 +98,20 @@ export class Pacer {
 
   async play() {
     this.playing = true;
-    const generation = this.generation;
     try {
       while (this.frames.length) {
         const frame = this.frames[0];
+        const generation = this.generation;
         const before = this.holdBefore(frame);
         const since = Date.now() - this.lastShownAt;
         if (!still() && before > since) await wait(before - since);
-        if (generation !== this.generation) return; // a snapshot took over
+        // A snapshot came meanwhile: it is shown, and what was queued before it is gone;
+        // go on with what is queued now.
+        if (generation !== this.generation) continue;
         const done = finishedTrick(this.shown.view);
         if (!still() && done && frame.view && !sameTrick(done, lastTrick(frame.view))) {
           await this.slideTrick(done);
-          if (generation !== this.generation) return;
+          if (generation !== this.generation) continue;
         }
         this.frames.shift();
         this.apply(frame);

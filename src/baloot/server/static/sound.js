@@ -29,9 +29,11 @@ function remember(on) {
 }
 
 let sessionOn = soundOn();
+// Whether the reader has tapped or pressed a key yet: a browser allows sound only after.
+let allowed = false;
 
 function audio() {
-  if (!sessionOn) return null;
+  if (!sessionOn || !allowed) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   if (!context) {
@@ -117,7 +119,10 @@ export function soundSwitch() {
   });
   draw();
   // The first tap or key anywhere lets the page make sound from then on.
-  const allow = () => { if (sessionOn) audio(); };
+  const allow = () => {
+    allowed = true;
+    if (sessionOn) audio();
+  };
   window.addEventListener("pointerdown", allow, { once: true });
   window.addEventListener("keydown", allow, { once: true });
   return button;
