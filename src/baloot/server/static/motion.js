@@ -142,11 +142,11 @@ export class Pacer {
     const moved = frame.view !== this.shown.view;
     this.shown = { view: frame.view, match: frame.match, seats: frame.seats };
     if (frame.view) this.mySeat = frame.view.seat;
-    if (moved) {
+    this.show(frame.kind, frame.message);
+    if (moved) { // the pace counts from when the frame is drawn
       this.lastKind = frame.kind;
       this.lastShownAt = Date.now();
     }
-    this.show(frame.kind, frame.message);
   }
 
   /** The finished trick's cards move to the seat that won it, and fade. */
