@@ -377,16 +377,23 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     ns, ew = played.match.totals
     assert f"Us {ns}" in totals and f"Them {ew}" in totals
 
-    # The result screen offers a new match, and a rematch: the same seats at a new table.
+    # The result screen offers a new match, and a rematch: the same seats at a new table,
+    # South's own token its seat there; a spectator of the match is offered to watch it.
     assert page.locator("#sheet .result-title").text_content() == "Match over"
     assert page.locator("#new-match").get_attribute("href") == "/"
+    token = page.url.split("token=")[1].split("&")[0]
+    watcher = pages.open(f"/t/{table}")
+    watcher.locator("#new-match").wait_for()
     page.locator("#rematch").click()
-    page.wait_for_url(lambda url: "/t/" in url and table not in url and "token=" in url)
+    page.wait_for_url(lambda url: "/t/" in url and table not in url)
     again = page.url.split("/t/")[1].split("?")[0]
+    assert page.url.endswith(f"/t/{again}?token={token}")
     described = server.api(f"/api/tables/{again}")
     assert described["players"] == {**record.metadata["players"], "S": "Saad"}
     assert described["humans"] == ["S"] and described["status"] == "playing"
     wait_for_decision(page)
+    assert server.api(f"/api/tables/{table}")["rematch"] == again
+    assert watcher.locator("#join-rematch").get_attribute("href") == f"/t/{again}"
 
 
 def expect_sheet(page: Page) -> None:

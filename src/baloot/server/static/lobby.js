@@ -275,7 +275,9 @@ function myTableRow(entry, table) {
   const row = el("li", { "data-table": entry.table },
     el("span", { class: "players" }, table.players ? playersText(seatedHere(table, entry.seat)) : entry.table),
     status ? el("span", { class: "sub" }, status) : null,
-    el("a", { class: "btn primary", href: withLang(seatUrl(entry)) }, t("resume")),
+    table.rematch
+      ? el("a", { class: "btn primary", href: withLang(seatUrl({ ...entry, table: table.rematch })) }, t("rematch_join"))
+      : el("a", { class: "btn primary", href: withLang(seatUrl(entry)) }, t("resume")),
     el("button", { type: "button", class: "btn", "aria-label": t("forget_label", { table: entry.table }),
       onclick: () => { forget(entry.table, entry.token); showMyTables(); } }, t("forget")));
   return row;

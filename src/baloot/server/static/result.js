@@ -1,82 +1,78 @@
-// The end of a match: the result worth looking at, Rematch and New match.
+// The end of a match: Rematch and New match under the result.
 //
-// A rematch is a new table made through the ordinary POST /api/tables with what anyone may
-// know of this one (GET /api/tables/ID): the same seats, names, rules, timer and publicity.
-// Its answer holds every human seat's token; the page that asked keeps its own seat's and,
-// at a table with other people, shows their links to send on, as the lobby does for a new
-// table — a token is only ever given to whoever made the table.
+// A rematch is the same seats at a new table (POST /api/tables/ID/rematch, baloot.server.rematch):
+// made once, by whichever person asks first, and each person's own token is their seat there,
+// so a seat's link to the rematch is its link here with the table's id changed. The page of
+// every seat and spectator of the finished table asks its description (GET /api/tables/ID)
+// every few seconds and, once it names its `rematch`, offers to join it (or to watch it).
 
 import { el } from "./dom.js";
 import { t, withLang } from "./i18n.js";
-import { LISTED_SEATS } from "./protocol.js";
 import { remember } from "./mytables.js";
 
-/** The request of a new table like the one `info` describes (GET /api/tables/ID). */
-export function rematchRequest(info) {
-  const seats = {};
-  const names = {};
-  for (const seat of LISTED_SEATS) {
-    const player = info.players[seat];
-    if (info.humans.includes(seat)) {
-      seats[seat] = "human";
-      if (player && player !== seat) names[seat] = player;
-    } else {
-      seats[seat] = player;
-    }
-  }
-  return { rules: info.rules, seats, names, timer: info.timer, public: info.public };
-}
+/** How often a finished table's page looks for its rematch, in ms. */
+const LOOK_MS = 3000;
 
-async function makeRematch(info) {
-  const response = await fetch("/api/tables", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(rematchRequest(info)),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (response.status !== 201) throw new Error(answer.error || String(response.status));
-  return answer;
-}
-
-function linkRow(label, url) {
-  const input = el("input", { type: "text", readonly: true, value: url, "aria-label": label,
-    onfocus: (e) => e.target.select() });
-  return el("div", { class: "link-row" }, el("span", {}, label), input);
+function seatLink(table, token) {
+  const path = `/t/${encodeURIComponent(table)}`;
+  return withLang(token ? `${path}?token=${encodeURIComponent(token)}` : path);
 }
 
 /**
- * The buttons under a finished match's result: Rematch (for a seat, when the table's
- * description is known) and New match (the lobby). `seat` is the page's seat or null.
+ * The buttons under a finished match's result: Rematch (for a seat) and New match (the
+ * lobby), and, once someone of the table made the rematch, the way to it. `tableId` is the
+ * finished table, `token` the page's seat token (null for a spectator).
  */
-export function resultActions(info, seat) {
-  const box = el("div", { class: "result-actions" });
-  const note = el("div", { class: "rematch-note", "aria-live": "polite" });
-  const buttons = [];
-  if (seat && info && info.players && Array.isArray(info.humans)) {
+export function resultActions(tableId, token) {
+  const note = el("p", { class: "rematch-note", "aria-live": "polite" });
+  const buttons = el("div", { class: "result-buttons" });
+  const join = (again) => {
+    if (token) remember(again, token);
+    const link = el("a", { id: "join-rematch", class: "btn primary", href: seatLink(again, token) },
+      t(token ? "rematch_join" : "rematch_watch"));
+    buttons.replaceChildren(link, newMatch());
+    note.textContent = t("rematch_ready");
+  };
+  if (token) {
     const rematch = el("button", { type: "button", id: "rematch", class: "btn primary" }, t("rematch"));
     rematch.addEventListener("click", async () => {
       rematch.disabled = true;
-      note.replaceChildren();
+      note.textContent = "";
       try {
-        const answer = await makeRematch(info);
-        const mine = answer.seats[seat];
-        remember(answer.table, mine.token);
-        const others = Object.keys(answer.seats).filter((s) => s !== seat);
-        if (!others.length) {
-          location.assign(withLang(mine.url));
-          return;
-        }
-        note.replaceChildren(
-          el("p", {}, t("rematch_links")),
-          ...others.map((s) => linkRow(t("seat_link", { seat: t("seat_" + s) }), location.origin + answer.seats[s].url)),
-          el("a", { class: "btn primary", href: withLang(mine.url) }, t("go_seat", { seat: t("seat_" + seat) })));
+        const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/rematch`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }),
+        });
+        const answer = await response.json().catch(() => ({}));
+        if (!response.ok) throw new Error(answer.error || String(response.status));
+        remember(answer.table, token);
+        location.assign(seatLink(answer.table, token));
       } catch (err) {
         rematch.disabled = false;
         note.textContent = t("rematch_failed", { error: err.message });
       }
     });
-    buttons.push(rematch);
+    buttons.append(rematch);
   }
-  buttons.push(el("a", { id: "new-match", class: "btn", href: withLang("/") }, t("new_match")));
-  box.append(el("div", { class: "result-buttons" }, buttons), note);
-  return box;
+  buttons.append(newMatch());
+  lookForRematch(tableId, join);
+  return el("div", { class: "result-actions" }, buttons, note);
+}
+
+function newMatch() {
+  return el("a", { id: "new-match", class: "btn", href: withLang("/") }, t("new_match"));
+}
+
+/** Asks the finished table's description until it names a rematch, then `found(id)`. */
+async function lookForRematch(tableId, found) {
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+    const described = response.ok ? await response.json() : {};
+    if (described.rematch) {
+      found(described.rematch);
+      return;
+    }
+  } catch (err) {
+    // the server is away for now: look again
+  }
+  setTimeout(() => lookForRematch(tableId, found), LOOK_MS);
 }

@@ -534,7 +534,7 @@ function renderSheet() {
     const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
     const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
     // The result first, as large as the moment: who won, the final score, what next.
-    ui.result = ui.result || resultActions(ui.info, mySeat());
+    ui.result = ui.result || resultActions(tableId, mySeat() ? token : null);
     const labels = teamLabels();
     items.splice(1, 0,
       el("p", { class: "winner" + (mine === false ? " lost" : "") }, text),
