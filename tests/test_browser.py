@@ -394,6 +394,11 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     wait_for_decision(page)
     assert server.api(f"/api/tables/{table}")["rematch"] == again
     assert watcher.locator("#join-rematch").get_attribute("href") == f"/t/{again}"
+    # This browser's tables: the rematch, and the finished match leading to it.
+    page.goto("/")
+    finished = page.locator(f'#my-tables li[data-table="{table}"] a')
+    assert finished.get_attribute("href") == f"/t/{again}?token={token}"
+    assert page.locator(f'#my-tables li[data-table="{again}"]').count() == 1
 
 
 def expect_sheet(page: Page) -> None:
