@@ -399,6 +399,13 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     finished = page.locator(f'#my-tables li[data-table="{table}"] a')
     assert finished.get_attribute("href") == f"/t/{again}?token={token}"
     assert page.locator(f'#my-tables li[data-table="{again}"]').count() == 1
+    # Once nobody is left at the finished table, its page says the match is over and leads
+    # to the rematch, not "no such table".
+    watcher.close()
+    page.goto(f"/t/{table}?token={token}")
+    notice = page.locator("#status .finished-notice")
+    notice.wait_for()
+    assert notice.locator("#join-rematch").get_attribute("href") == f"/t/{again}?token={token}"
 
 
 def expect_sheet(page: Page) -> None:

@@ -241,6 +241,7 @@ const EN = {
   rematch_join: "Join the rematch",
   rematch_watch: "Watch the rematch",
   rematch_failed: "The rematch could not be made: {error}",
+  match_finished: "This match is over.",
   sheet_table_label: "The figures of the hand",
   scroll_hint: "Wider than the screen: scroll sideways for every column.",
 };
@@ -466,6 +467,7 @@ const AR = {
   rematch_join: "انضم إلى إعادة المباراة",
   rematch_watch: "شاهد إعادة المباراة",
   rematch_failed: "تعذّرت إعادة المباراة: {error}",
+  match_finished: "انتهت هذه المباراة.",
   sheet_table_label: "أرقام الجولة",
   scroll_hint: "أعرض من الشاشة: مرّر جانبيًا لرؤية كل الأعمدة.",
 };

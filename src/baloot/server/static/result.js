@@ -58,6 +58,21 @@ export function resultActions(tableId, token) {
   return el("div", { class: "result-actions" }, buttons, note);
 }
 
+/** What a finished match's page says once the table is no longer served: the match is over,
+ *  its record, its rematch (once made) and the history. `info` is its description. */
+export function finishedNotice(tableId, token, info) {
+  const links = [];
+  if (info.rematch) {
+    links.push(el("a", { id: "join-rematch", class: "btn primary", href: seatLink(info.rematch, token) },
+      t(token ? "rematch_join" : "rematch_watch")));
+  }
+  links.push(el("a", { class: "btn", href: `/api/matches/${encodeURIComponent(tableId)}/record`, download: "" }, t("record_link")));
+  links.push(el("a", { class: "btn", href: withLang("/history") }, t("history_link")));
+  links.push(newMatch());
+  return el("div", { class: "finished-notice" },
+    el("p", {}, el("strong", {}, t("match_finished"))), el("div", { class: "result-buttons" }, links));
+}
+
 function newMatch() {
   return el("a", { id: "new-match", class: "btn", href: withLang("/") }, t("new_match"));
 }

@@ -15,7 +15,7 @@ import { Pacer, animate, feltState, markLeader } from "./motion.js";
 import { sounds, soundSwitch } from "./sound.js";
 import { remember as rememberSeat } from "./mytables.js";
 import { IN_TABLE, sheetFigures } from "./sheet.js";
-import { resultActions } from "./result.js";
+import { finishedNotice, resultActions } from "./result.js";
 import { followDock } from "./dock.js";
 
 const params = new URLSearchParams(location.search);
@@ -225,7 +225,10 @@ function render() {
 function renderStatus() {
   const status = $("status");
   status.className = "status";
-  if (conn.status === "fatal") {
+  if (conn.status === "fatal" && conn.fatal === "fatal_4404" && ui.info && ui.info.status === "over") {
+    // A finished match nobody watches any more: what is left of it, not "no such table".
+    status.replaceChildren(finishedNotice(tableId, token, ui.info));
+  } else if (conn.status === "fatal") {
     status.textContent = t(conn.fatal);
     status.classList.add("fatal");
   } else if (conn.status === "retrying") {
