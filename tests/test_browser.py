@@ -197,12 +197,19 @@ class Pages:
     contexts: list[BrowserContext] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def open(self, path: str, viewport: dict[str, int] | None = None) -> Page:
-        """``path`` in a new context of its own (its own storage, like another person)."""
+    def open(
+        self, path: str, viewport: dict[str, int] | None = None, *, motion: bool = False
+    ) -> Page:
+        """``path`` in a new context of its own (its own storage, like another person).
+
+        The page is asked for reduced motion unless ``motion``: then nothing on it moves or
+        waits, and it shows each message as it comes (its paced movement has tests of its own).
+        """
         context = self.browser.new_context(
             viewport=viewport or DESKTOP,  # type: ignore[arg-type]
             base_url=self.base,
             accept_downloads=True,
+            reduced_motion="no-preference" if motion else "reduce",
         )
         context.set_default_timeout(WAIT_MS)
         self.contexts.append(context)
@@ -293,7 +300,7 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
 
 
 def test_a_whole_match_against_three_bots_by_clicking_the_page(
-    pages: Pages, artifacts: Path
+    pages: Pages, server: Served, artifacts: Path
 ) -> None:
     lobby = pages.open("/")
     # The form as a person fills it: South is a person, the others stay bots.
@@ -369,6 +376,36 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     totals = page.locator("#score").text_content() or ""
     ns, ew = played.match.totals
     assert f"Us {ns}" in totals and f"Them {ew}" in totals
+
+    # The result screen offers a new match, and a rematch: the same seats at a new table,
+    # South's own token its seat there; a spectator of the match is offered to watch it.
+    assert page.locator("#sheet .result-title").text_content() == "Match over"
+    assert page.locator("#new-match").get_attribute("href") == "/"
+    token = page.url.split("token=")[1].split("&")[0]
+    watcher = pages.open(f"/t/{table}")
+    watcher.locator("#new-match").wait_for()
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: "/t/" in url and table not in url)
+    again = page.url.split("/t/")[1].split("?")[0]
+    assert page.url.endswith(f"/t/{again}?token={token}")
+    described = server.api(f"/api/tables/{again}")
+    assert described["players"] == {**record.metadata["players"], "S": "Saad"}
+    assert described["humans"] == ["S"] and described["status"] == "playing"
+    wait_for_decision(page)
+    assert server.api(f"/api/tables/{table}")["rematch"] == again
+    assert watcher.locator("#join-rematch").get_attribute("href") == f"/t/{again}"
+    # This browser's tables: the rematch, and the finished match leading to it.
+    page.goto("/")
+    finished = page.locator(f'#my-tables li[data-table="{table}"] a')
+    assert finished.get_attribute("href") == f"/t/{again}?token={token}"
+    assert page.locator(f'#my-tables li[data-table="{again}"]').count() == 1
+    # Once nobody is left at the finished table, its page says the match is over and leads
+    # to the rematch, not "no such table".
+    watcher.close()
+    page.goto(f"/t/{table}?token={token}")
+    notice = page.locator("#status .finished-notice")
+    notice.wait_for()
+    assert notice.locator("#join-rematch").get_attribute("href") == f"/t/{again}?token={token}"
 
 
 def expect_sheet(page: Page) -> None:

@@ -33,6 +33,7 @@ from test_browser import (
     shot,
     visible,
 )
+from test_browser_feel import no_serious_fault
 from test_server_analysis import stored_match
 
 import baloot
@@ -97,6 +98,7 @@ def test_the_hand_over_screen_links_to_the_hands_analysis(
     assert rows.count() >= 10
     assert analysis.locator("#summary tbody tr[data-seat]").count() == 4
     assert "Back to the table" in analysis.locator("#table-link").inner_text()
+    no_serious_fault(analysis, "the analysis")
     shot(analysis, artifacts, "analysis-after-hand")
 
 
@@ -107,6 +109,7 @@ def test_the_history_leads_to_the_analysis_of_a_thrown_trick_in_arabic(
     history = pages.open("/history?lang=ar")
     link = visible(history, '[data-analysis="thrown"]').first
     link.wait_for()
+    no_serious_fault(history, "the history")
     link.click()
     history.wait_for_url("**/t/thrown/hands/1/analysis?lang=ar")
     row = history.locator(f'#decisions tr[data-position="{THROWN}"]')
@@ -117,6 +120,7 @@ def test_the_history_leads_to_the_analysis_of_a_thrown_trick_in_arabic(
     assert history.locator("html").get_attribute("dir") == "rtl"
     assert ARABIC.search(history.locator("#analysis-notes").inner_text())
     assert history.locator("#hand-links strong").inner_text() == "1"
+    no_serious_fault(history, "the Arabic analysis")
     shot(history, artifacts, "analysis-ar")
 
 
@@ -129,7 +133,16 @@ def test_the_analysis_fits_a_phone(pages: Pages, artifacts: Path) -> None:  # no
         ".filter(box => box.scrollWidth > box.clientWidth).length"
     )
     assert hidden == 0, "a table of the analysis needs sideways scrolling on a phone"
+    assert page.locator(".scroll-hint").count() == 0
     shot(page, artifacts, "analysis-phone")
+    # Narrower still, a table that no longer fits says that it scrolls.
+    page.set_viewport_size({"width": 240, "height": PHONE["height"]})
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.scroll')].every((box) =>
+            box.scrollWidth <= box.clientWidth + 1
+            || box.previousElementSibling?.classList.contains('scroll-hint'))"""
+    )
+    assert page.locator(".scroll-hint").count() > 0
 
 
 def test_a_hand_in_progress_has_no_analysis_yet(pages: Pages, server: Served) -> None:

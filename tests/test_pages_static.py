@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from baloot.analysis.marks import Mark
+from baloot.bots.levels import LEVELS
 from baloot.core.cards import Suit
 from baloot.core.projects import ProjectKind
 from baloot.core.rules import CHOICES
@@ -189,6 +190,7 @@ BUILT: dict[str, set[str]] = {
     "a_four_": {"locked", "open"},
     "choice_": {value for values in CHOICES.values() for value in values},
     "analysis_col_": {"plays", "calls"},
+    "bot_level_": set(LEVELS),
 }
 #: Prefixes whose word may be missing: the page shows the bare value (a preset's name) or
 #: nothing (a flag's help) instead.

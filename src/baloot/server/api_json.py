@@ -1,6 +1,7 @@
 """What the HTTP API tells the pages of the tables, as JSON (``seat-view.md`` §4): a new
-table's links, the lobby's public tables, what anyone may know of one table, the history
-page's finished matches and a finished hand's score sheet.
+table's links, the lobby's public tables, what anyone may know of one table (and of a
+finished one, its rematch), the history page's finished matches and a finished hand's score
+sheet.
 
 The :class:`~baloot.server.hall.Hall` keeps the tables, their clocks and their storage; how
 they are shown to the pages is here, beside the application that serves them.
@@ -54,7 +55,8 @@ async def described(hall: Hall, table_id: str) -> dict[str, Any] | None:
     another node, finished or closed); None for an unknown id."""
     live = hall.tables.get(table_id)
     if live is not None:
-        return _description(live.config, TableStatus.OVER if live.finished else TableStatus.PLAYING)
+        status = TableStatus.OVER if live.finished else TableStatus.PLAYING
+        return await _with_rematch(hall, _description(live.config, status))
     if table_id in hall.unrestorable:
         return {
             "table": table_id,
@@ -70,7 +72,17 @@ async def described(hall: Hall, table_id: str) -> dict[str, Any] | None:
         config, _ = KeptTable(table_id, text, ()).read()
     except JournalError:  # a row no node could restore: its status is still known
         return {"table": table_id, "status": status}
-    return _description(config, status)
+    return await _with_rematch(hall, _description(config, status))
+
+
+async def _with_rematch(hall: Hall, description: dict[str, Any]) -> dict[str, Any]:
+    """A finished table's description says the id of its rematch once it is made
+    (``rematch``: :mod:`~baloot.server.rematch`), for its people's pages to follow."""
+    if description["status"] == TableStatus.OVER:
+        again = await hall.rematch_of(description["table"])
+        if again is not None:
+            description["rematch"] = again
+    return description
 
 
 def _description(config: TableConfig, status: TableStatus) -> dict[str, Any]:

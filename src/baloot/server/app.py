@@ -13,7 +13,10 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
 - ``GET /api/options`` the presets, flags, bots and timers a table may have, and the bot
   the lobby offers first;
   ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play on every
-  node; ``GET /api/tables/ID`` what anyone may know of one, whichever node serves it;
+  node; ``GET /api/tables/ID`` what anyone may know of one, whichever node serves it (and,
+  once a finished one has it, its ``rematch``); ``POST /api/tables/ID/rematch`` with
+  ``{"token": ...}``, a seat's token of the finished table ID: its rematch, made once
+  (:mod:`baloot.server.rematch`), ``{"table": NEW}``, 201 when made, 200 when it was;
   ``GET /api/matches`` the history;
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
@@ -63,6 +66,7 @@ from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
+from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
@@ -140,6 +144,7 @@ def create_app(
         Route("/api/tables", api.create, methods=["POST"]),
         Route("/api/tables", api.public),
         Route("/api/tables/{table}", api.describe),
+        Route("/api/tables/{table}/rematch", api.rematch, methods=["POST"]),
         Route("/api/tables/{table}/sheet", api.sheet),
         Route("/api/tables/{table}/hands/{hand}/analysis", api.analysis),
         Route("/api/matches", api.matches),
@@ -301,6 +306,27 @@ class _Api:
         except CreateError as error:
             return _error(503 if error.full else 400, str(error))
         return JSONResponse(api_json.created(room), status_code=201)
+
+    async def rematch(self, request: Request) -> Response:
+        """The rematch of a finished table, for one of its seats (its token in the body)."""
+        table_id = _table_id(request)
+        if table_id is None:
+            return _error(404, "no such table")
+        if self.create_rate and not self._may_create(request):
+            return _error(429, f"at most {self.create_rate} new tables a minute; try later")
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise CreateError('the request must be a JSON object: {"token": "..."}')
+            made = await self.hall.rematch(table_id, body.get("token"))
+        except CreateError as error:
+            return _error(503 if error.full else 400, str(error))
+        except RematchError as error:
+            return _error(error.status, str(error))
+        if made is None:
+            return _error(404, "no such table")
+        again, new = made
+        return JSONResponse({"table": again}, status_code=201 if new else 200)
 
     def _may_create(self, request: Request) -> bool:
         address = request.client.host if request.client else ""

@@ -75,6 +75,7 @@ from baloot.server.lobby_feed import LobbyFeed
 from baloot.server.messages import AskHint, Refused, parse, thinks
 from baloot.server.node_duties import NodeDuties
 from baloot.server.placement import placement
+from baloot.server.rematch import RematchError, rematch_id, rematch_room, seat_of
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Outgoing, Room
 from baloot.server.seating import Connection, RoomError
@@ -133,6 +134,8 @@ class Hall(NodeDuties):
         self.bot_seconds = bot_seconds
         self.clock = clock
         self.tables: dict[str, Live] = {}
+        # Rematches are made one at a time, so that two presses here make one table.
+        self._rematching = asyncio.Lock()
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
         self._deciders = deciders
@@ -225,13 +228,55 @@ class Hall(NodeDuties):
         (:func:`~baloot.server.placement.placement`). For another node the lease is taken in
         its name: its next renewal lists the table, and it restores it from storage (with
         no step yet, as made); meanwhile a connection here is sent there."""
+        asked = read_request(request)
+        room = Room.create(asked.players, rules=asked.rules)
+        return await self._open(room, asked.timer, asked.public)
+
+    async def rematch(self, table_id: str, token: object) -> tuple[str, bool] | None:
+        """The rematch of the finished table ``table_id`` (:mod:`~baloot.server.rematch`),
+        asked with one of its seats' ``token``: its id, and whether this call made it; None
+        for no such table. A token that is no seat's, a match not over: a
+        :class:`~baloot.server.rematch.RematchError`."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            config, over = live.config, live.finished
+        else:
+            found = await self.table_config(table_id)
+            if found is None:
+                return None
+            status, text = found
+            config, _ = KeptTable(table_id, text, ()).read()
+            over = status == TableStatus.OVER
+        seat_of(config, token)
+        if not over:
+            raise RematchError("the match is not over", 409)
+        again = rematch_id(table_id)
+        async with self._rematching:
+            if await self.rematch_of(table_id) is not None:
+                return again, False
+            room = rematch_room(config)
+            try:
+                await self._open(room, config.timer, config.public)
+            except StorageError:
+                if await self.rematch_of(table_id) is None:  # not made by another node meanwhile
+                    raise
+                return again, False
+        return again, True
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of ``table_id`` once it is made, else None."""
+        again = rematch_id(table_id)
+        if again in self.tables or await self.table_config(again) is not None:
+            return again
+        return None
+
+    async def _open(self, room: Room, timer: float | None, public: bool) -> Room:
+        """Keep the new ``room`` and put it in play at the least loaded node."""
         target = placement(self._nodes, self.node, self._load())
         if target is None and self._load() >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
-        asked = read_request(request)
-        room = Room.create(asked.players, rules=asked.rules)
         room.record_url = record_url(room.id)
-        config = room.config(timer=asked.timer, public=asked.public, created=self.clock())
+        config = room.config(timer=timer, public=public, created=self.clock())
         await self._store(self.store.create, config)
         lease = await self._place(room.id, target)
         if lease.holder.name == self.node:

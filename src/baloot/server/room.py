@@ -160,15 +160,18 @@ class Room:
         seed: int | None = None,
         room_id: str | None = None,
         history: int = HISTORY,
+        token_digests: Mapping[Seat, str] | None = None,
     ) -> Room:
         """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
         reads one): ``players`` seats its players, a seat left out is the bot of
         :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history`` as for
         the constructor. The first hand is dealt at once, from ``seed`` or else a secret one
         (:func:`~baloot.server.seating.seat_table`). An unknown bot is an
-        :class:`~baloot.bots.UnknownBotError`.
+        :class:`~baloot.bots.UnknownBotError`. ``token_digests`` keeps the human seats'
+        tokens of another table (a rematch), instead of making new ones.
         """
-        return cls(seat_table(players or {}, rules, seed), room_id, history=history)
+        table = seat_table(players or {}, rules, seed)
+        return cls(table, room_id, history=history, token_digests=token_digests)
 
     @classmethod
     def from_config(cls, config: TableConfig, steps: Sequence[Step] = (), **options: Any) -> Room:

@@ -6,6 +6,7 @@ import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
 import { SEATS, readAction } from "./protocol.js";
 import { actionLabel, contractText, playerLabel } from "./words.js";
+import { followScrolling } from "./scrollhint.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
 const tableId = decodeURIComponent(parts[1] || "");
@@ -148,6 +149,7 @@ function render(answer) {
   renderNotes(hand, analysis);
   $("analysis-hand").hidden = false;
   $("analysis-summary").hidden = false;
+  followScrolling();
 }
 
 async function ask() {

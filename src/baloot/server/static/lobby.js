@@ -1,9 +1,14 @@
-// The lobby: create a table (rules, seats, timer, public) and list the public tables.
+// The lobby: play against bots in one tap, come back to the tables this browser holds a
+// seat at, create a table (rules, seats, timer, public) and list the public tables.
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
 import { LISTED_SEATS, botPlayer } from "./protocol.js";
 import { playersText } from "./words.js";
+import { forget, myTables, seatUrl } from "./mytables.js";
+
+/** The bots a person picks by level; every other bot of the server is under "more". */
+const LEVELS = ["easy", "medium", "hard"];
 
 let options = null;
 
@@ -71,12 +76,28 @@ function rulesBody() {
   return Object.keys(changed).length ? { preset, ...changed } : preset;
 }
 
+/** The bots to choose from: the levels first, in words, then the engines under "more". */
+function botOptions() {
+  const levels = LEVELS.filter((level) => options.bots.includes(level));
+  const engines = options.bots.filter((bot) => !LEVELS.includes(bot));
+  const choices = levels.map((level) =>
+    el("option", { value: botPlayer(level) }, t("bot_option", { name: t("bot_level_" + level) })));
+  if (engines.length) {
+    choices.push(el("optgroup", { label: t("bots_more") },
+      engines.map((bot) => el("option", { value: botPlayer(bot) }, t("bot_option", { name: bot })))));
+  }
+  return choices;
+}
+
+function defaultBot() {
+  return botPlayer(options.bots.includes(options.default_bot) ? options.default_bot : options.bots[0]);
+}
+
 function seatRow(seat) {
-  const kinds = [el("option", { value: "human" }, t("human"))];
-  for (const bot of options.bots) kinds.push(el("option", { value: botPlayer(bot) }, t("bot_option", { name: bot })));
+  const kinds = [el("option", { value: "human" }, t("human")), ...botOptions()];
   const select = el("select", { id: "seat-" + seat, "aria-label": t("seat_" + seat) }, kinds);
   const name = el("input", { type: "text", id: "name-" + seat, maxlength: 40, placeholder: t("name_placeholder"), "aria-label": t("name_placeholder") });
-  select.value = seat === "S" ? "human" : botPlayer(options.bots.includes(options.default_bot) ? options.default_bot : options.bots[0]);
+  select.value = seat === "S" ? "human" : defaultBot();
   const sync = () => { name.hidden = select.value !== "human"; };
   select.addEventListener("change", sync);
   sync();
@@ -93,6 +114,8 @@ function buildForm() {
   $("flags").replaceChildren(...options.flags.map(flagControl));
   applyPreset();
   $("seats").replaceChildren(...LISTED_SEATS.map(seatRow));
+  $("quick-level").replaceChildren(...botOptions());
+  $("quick-level").value = defaultBot();
   $("timer").replaceChildren(...options.timers.map((n) =>
     el("option", { value: n === null ? "" : String(n) }, n === null ? t("timer_none") : t("timer_seconds", { n }))));
 }
@@ -193,10 +216,79 @@ async function loadTables() {
   }
 }
 
+/** One tap: a table with the reader in the South seat and three bots of the level chosen,
+ *  and straight to it. */
+async function quickPlay() {
+  const button = $("quick-play");
+  const bot = $("quick-level").value;
+  button.disabled = true;
+  $("quick-error").textContent = "";
+  try {
+    const response = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seats: { S: "human", N: bot, E: bot, W: bot } }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    if (response.status !== 201) throw new Error(answer.error || String(response.status));
+    location.assign(withLang(answer.seats.S.url));
+  } catch (err) {
+    $("quick-error").textContent = t("error_prefix") + err.message;
+    button.disabled = false;
+  }
+}
+
+/** The seats this browser holds, each with its table's state; a table the server no longer
+ *  knows is forgotten. */
+async function showMyTables() {
+  const kept = myTables();
+  const rows = await Promise.all(kept.map(async (entry) => {
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(entry.table)}`);
+      if (response.status === 404) {
+        forget(entry.table, entry.token);
+        return null;
+      }
+      const table = response.ok ? await response.json() : { status: "" };
+      return myTableRow(entry, table);
+    } catch (err) {
+      return myTableRow(entry, { status: "" });
+    }
+  }));
+  const shown = rows.filter(Boolean);
+  $("my-tables").replaceChildren(...shown);
+  $("my-tables-box").hidden = shown.length === 0;
+}
+
+/** The players of a table as this browser's list says them: "you" in its seat, "human" for
+ *  a person who gave no name (known by the seat's letter). */
+function seatedHere(table, seat) {
+  const players = { ...table.players };
+  for (const [at, player] of Object.entries(players)) {
+    if (at === seat) players[at] = t("you");
+    else if (player === at) players[at] = t("human");
+  }
+  return players;
+}
+
+function myTableRow(entry, table) {
+  const status = table.status === "playing" ? t("in_play") : table.status === "over" ? t("status_over") : "";
+  const row = el("li", { "data-table": entry.table },
+    el("span", { class: "players" }, table.players ? playersText(seatedHere(table, entry.seat)) : entry.table),
+    status ? el("span", { class: "sub" }, status) : null,
+    table.rematch
+      ? el("a", { class: "btn primary", href: withLang(seatUrl({ ...entry, table: table.rematch })) }, t("rematch_join"))
+      : el("a", { class: "btn primary", href: withLang(seatUrl(entry)) }, t("resume")),
+    el("button", { type: "button", class: "btn", "aria-label": t("forget_label", { table: entry.table }),
+      onclick: () => { forget(entry.table, entry.token); showMyTables(); } }, t("forget")));
+  return row;
+}
+
 async function start() {
   fillStatic();
   document.title = t("lobby_title");
   $("create").addEventListener("submit", create);
+  $("quick-play").addEventListener("click", quickPlay);
+  showMyTables();
   try {
     const response = await fetch("/api/options");
     if (!response.ok) throw new Error(String(response.status));
@@ -205,6 +297,7 @@ async function start() {
   } catch (err) {
     $("create-error").textContent = t("load_failed");
     $("create-btn").disabled = true;
+    $("quick-play").disabled = true;
   }
   loadTables();
   followLobby();

@@ -11,6 +11,12 @@ import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
 import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, readAction, trickWords } from "./protocol.js";
 import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
 import { TableConnection } from "./net.js";
+import { Pacer, animate, feltState, markLeader } from "./motion.js";
+import { sounds, soundSwitch } from "./sound.js";
+import { remember as rememberSeat } from "./mytables.js";
+import { IN_TABLE, sheetFigures } from "./sheet.js";
+import { finishedNotice, resultActions } from "./result.js";
+import { followDock } from "./dock.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -25,10 +31,50 @@ const ui = {
   turnKey: null,
   turnStart: 0,
   worded: {}, // hand number → worded sheet lines
+  lines: {}, // hand number → its sheet lines, keyed (from the hand-over or the sheet endpoint)
+  result: null, // the end of the match's buttons, made once
   wording: {},
 };
 
-const conn = new TableConnection(tableId, token, onChange);
+// The connection hears every message at once; the page shows them through the pacer, at a
+// pace the eye follows (motion.js): `conn` is the connection, with the view, match and seats
+// of the frame shown.
+const link = new TableConnection(tableId, token, heard);
+const pacer = new Pacer(shown, seatBox);
+const conn = new Proxy(link, {
+  get(target, name) {
+    if (name === "view" || name === "match" || name === "seats") return pacer.shown[name];
+    const value = Reflect.get(target, name);
+    return typeof value === "function" ? value.bind(target) : value;
+  },
+});
+
+function heard(kind, message) {
+  if (message && typeof message.v === "number") pacer.push(kind, message, link);
+  else onChange(kind, message);
+}
+
+/** A frame of the pacer is shown: drawn, then moved, heard and scrolled to. */
+function shown(kind, message) {
+  const before = feltState();
+  const wasMyTurn = myTurn();
+  onChange(kind, message);
+  animate(before, kind, seatBox, conn.view ? conn.view.dealer : null);
+  if (kind === "event" && message.action && readAction(message.action).verb === "play") sounds.card();
+  if (!wasMyTurn && myTurn()) sounds.yourTurn();
+  if (kind === "hand-over" && mySeat() && conn.view.result) {
+    const { us, them } = usThem();
+    if (conn.view.result.score[us] > conn.view.result.score[them]) sounds.handWon();
+  }
+  if (kind === "snapshot" && token && mySeat()) rememberSeat(tableId, token, mySeat());
+  // A new hand starts at the top: the score, the contract and the felt in view.
+  if (kind === "deal") window.scrollTo({ top: 0 });
+}
+
+function seatBox(seat) {
+  const found = Object.entries(positions()).find(([, s]) => s === seat);
+  return found ? $("seat-" + found[0]) : null;
+}
 
 function mySeat() {
   return conn.view ? conn.view.seat : null;
@@ -142,7 +188,10 @@ function wordSheet(handNumber) {
     : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}`)
         .then((response) => { if (!response.ok) throw new Error(String(response.status)); return response.json(); });
   answer
-    .then((worded) => { ui.worded[handNumber] = worded.sheet || []; })
+    .then((worded) => {
+      ui.worded[handNumber] = worded.sheet || [];
+      ui.lines[handNumber] = sheet || worded.lines || [];
+    })
     .catch(() => { ui.worded[handNumber] = (sheet || []).map((line) => `${line.key}: ${JSON.stringify(line.params)}`); })
     .finally(render);
 }
@@ -163,6 +212,7 @@ function render() {
   renderContract();
   renderSeats();
   renderCenter();
+  markLeader();
   renderPrompt();
   renderActions();
   renderHand();
@@ -175,7 +225,10 @@ function render() {
 function renderStatus() {
   const status = $("status");
   status.className = "status";
-  if (conn.status === "fatal") {
+  if (conn.status === "fatal" && conn.fatal === "fatal_4404" && ui.info && ui.info.status === "over") {
+    // A finished match nobody watches any more: what is left of it, not "no such table".
+    status.replaceChildren(finishedNotice(tableId, token, ui.info));
+  } else if (conn.status === "fatal") {
     status.textContent = t(conn.fatal);
     status.classList.add("fatal");
   } else if (conn.status === "retrying") {
@@ -351,6 +404,8 @@ function tick() {
   const left = Math.max(0, Math.ceil(ui.info.timer - (Date.now() - ui.turnStart) / 1000));
   box.textContent = t("time_left", { s: left });
   box.classList.toggle("low", left <= 5);
+  if (left <= 5 && left > 0 && ui.lastTick !== left) sounds.lastSeconds();
+  ui.lastTick = left;
 }
 
 /** The legal plays of view.choices, by card: the plain play first, any with words (ekka) after. */
@@ -456,6 +511,7 @@ function renderSheet() {
   const result = view.result || match.hands[handNumber - 1];
   const { us, them } = usThem();
   const items = [el("h2", {}, t("sheet_title", { number: handNumber }))];
+  if (match.winner) items.unshift(el("p", { class: "result-title" }, t("result_title")));
   if (result) {
     items.push(el("p", { class: "result" }, t("result_line", {
       contract: shortContract(result), us: result.score[us], them: result.score[them],
@@ -465,7 +521,14 @@ function renderSheet() {
   // the hand among its finished ones.
   if (conn.sheets[handNumber] || match.hands.length >= handNumber) wordSheet(handNumber);
   const lines = ui.worded[handNumber];
-  if (lines && lines.length) items.push(el("ul", { class: "sheet-lines" }, lines.map((line) => el("li", {}, line))));
+  const keyed = ui.lines[handNumber] || conn.sheets[handNumber];
+  const latest = match.hands.length === handNumber;
+  const figures = keyed && sheetFigures(keyed, [us, them], teamLabels(), latest ? match.totals : null);
+  if (figures) items.push(el("div", { class: "scroll" }, figures));
+  if (lines && lines.length) {
+    const said = lines.filter((_, i) => !(figures && keyed[i] && IN_TABLE.has(keyed[i].key)));
+    items.push(el("ul", { class: "sheet-lines" }, said.map((line) => el("li", {}, line))));
+  }
   if (result && analysable(result, match)) {
     items.push(el("a", { class: "analysis-link", href: analysisHref(handNumber), target: "_blank", rel: "noopener",
       "data-analysis": handNumber }, t("analysis_of_hand")));
@@ -473,8 +536,16 @@ function renderSheet() {
   if (match.winner) {
     const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
     const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
-    items.push(el("p", { class: "winner" }, text));
-    items.push(el("p", {}, t("final_score", { us: match.totals[us], them: match.totals[them] })));
+    // The result first, as large as the moment: who won, the final score, what next.
+    ui.result = ui.result || resultActions(tableId, mySeat() ? token : null);
+    const labels = teamLabels();
+    items.splice(1, 0,
+      el("p", { class: "winner" + (mine === false ? " lost" : "") }, text),
+      el("p", { class: "final-score", "aria-label": t("final_score", { us: match.totals[us], them: match.totals[them] }) },
+        el("span", { class: "final-us" }, el("small", {}, labels[us]), String(match.totals[us])),
+        el("span", { class: "final-sep", "aria-hidden": "true" }, "–"),
+        el("span", { class: "final-them" }, el("small", {}, labels[them]), String(match.totals[them]))),
+      ui.result);
     if (match.record) items.push(el("a", { class: "record-link", href: match.record, download: "" }, t("record_link")));
   } else {
     const awaiting = match.awaiting_next || [];
@@ -488,9 +559,17 @@ function renderSheet() {
     }
   }
   box.replaceChildren(...items);
+  box.classList.toggle("match-over", !!match.winner);
   const appearing = box.hidden;
   box.hidden = false;
   if (appearing) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+/** The headings of the sheet's two columns: لنا / لهم for a seat, the teams for a spectator. */
+function teamLabels() {
+  const { us, them } = usThem();
+  if (!mySeat()) return { NS: t("team_NS"), EW: t("team_EW") };
+  return { [us]: t("us"), [them]: t("them") };
 }
 
 /** A finished hand's analysis is shown once its cards are: played out, or the match over. */
@@ -536,7 +615,10 @@ function renderRunning() {
 
 async function start() {
   fillStatic();
+  document.querySelector(".topbar .nav").prepend(soundSwitch());
+  followDock();
   document.title = `${t("table_title")} · ${tableId}`;
+  if (token) rememberSeat(tableId, token);
   render();
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
