@@ -354,6 +354,7 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
         raise AssertionError("the match did not end")
 
     winner_text = page.locator("#sheet .winner").text_content()
+    expect_deal_verified(page)  # a later hand: dealt with the entropy sent with "next"
     shot(page, artifacts, "match-over")
     link = page.locator(".record-link")
     assert link.get_attribute("href") == f"/api/matches/{table}/record"
@@ -361,7 +362,8 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
         link.click()
     text = Path(downloading.value.path()).read_text(encoding="utf-8")
     assert "baloot/1" in text
-    record = loads(text)
+    record = loads(text)  # which checks every hand's fair table against its deck
+    assert all(hand.fair is not None for hand in record.hands)
     played = replay(record)
     assert played.winner is not None
     expected = "You won the match!" if played.winner.name == "NS" else "They won the match."
@@ -419,6 +421,16 @@ def expect_sheet(page: Page) -> None:
     except Exception as error:
         raise AssertionError(f"no worded sheet lines in {sheet.inner_html()}") from error
     assert page.locator("#running table").count() == 1
+    expect_deal_verified(page)
+
+
+def expect_deal_verified(page: Page) -> None:
+    """The sheet's line that says the page checked the hand's deal (fair deals), and its link
+    to the page that explains how anyone can."""
+    line = page.locator('#sheet [data-fair="verified"]')
+    line.wait_for()
+    assert (line.text_content() or "").startswith("Deal verified ✓")
+    assert line.locator("a").get_attribute("href") == "/fair"
 
 
 def play_until(page: Page, seat: str, done: Callable[[Page], bool], limit: int = 200) -> None:
@@ -573,6 +585,11 @@ def test_the_arabic_pages_read_right_to_left(pages: Pages, server: Served) -> No
     wait_for_decision(page)
     assert hand_cards(page) == cards  # still South's seat, not a spectator
     assert page.locator("#lang-switch").get_attribute("href") == f"{url_path(url)}&lang=ar"
+
+    fair = pages.open("/fair?lang=ar")  # how anyone can check a deal, in Arabic
+    assert fair.locator("html").get_attribute("dir") == "rtl"
+    assert ARABIC.search(fair.locator("h1").inner_text())
+    assert "baloot verify" in fair.locator("pre").inner_text()
 
 
 def url_path(url: str) -> str:
