@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -183,6 +184,27 @@ def test_verify_of_a_record_without_fair_tables_or_not_a_record(tmp_path: Path) 
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("baloot: ")
+
+
+@pytest.mark.parametrize(("tampered", "status"), [(None, 0), ("deck", 1)])
+def test_verify_into_a_closed_pipe_keeps_its_status(
+    tmp_path: Path, tampered: str | None, status: int
+) -> None:
+    path = tmp_path / "record.baloot"
+    path.write_text(fair_match(tampered), encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "baloot", "verify", str(path)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert result.returncode == status
+    assert b"Traceback" not in result.stderr
 
 
 # ---------------------------------------------------------------------- a table
