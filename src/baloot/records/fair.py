@@ -31,6 +31,9 @@ SECRET_BYTES: Final = 32
 """The length of a hand's secret, in bytes."""
 MAX_ENTROPY_BYTES: Final = 64
 """The most bytes of entropy a seat may add (at least one)."""
+COMMITMENT_BYTES: Final = 32
+"""The length of a commitment (a SHA-256), in bytes."""
+_ENTROPY_SIZES: Final = range(1, MAX_ENTROPY_BYTES + 1)
 ENTROPY_ORDER: Final = (Seat.N, Seat.W, Seat.S, Seat.E)
 """The order in which the seats' entropy goes into the seed."""
 
@@ -105,7 +108,12 @@ def read_hex(text: object, what: str, sizes: range) -> bytes:
 
 def read_entropy(text: object) -> bytes:
     """One seat's entropy (1 to :data:`MAX_ENTROPY_BYTES` bytes as lowercase hex), as bytes."""
-    return read_hex(text, "entropy", range(1, MAX_ENTROPY_BYTES + 1))
+    return read_hex(text, "entropy", _ENTROPY_SIZES)
+
+
+def read_secret(text: object, what: str = "secret") -> bytes:
+    """A secret (:data:`SECRET_BYTES` bytes as lowercase hex), as bytes."""
+    return read_hex(text, what, range(SECRET_BYTES, SECRET_BYTES + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +191,8 @@ class Fair:
         for key in ("commitment", "secret"):
             if key not in value:
                 raise FairError(f'fair: missing key "{key}"')
-        read_hex(value["commitment"], "commitment", range(32, 33))
-        secret = read_hex(value["secret"], "secret", range(SECRET_BYTES, SECRET_BYTES + 1))
+        read_hex(value["commitment"], "commitment", range(COMMITMENT_BYTES, COMMITMENT_BYTES + 1))
+        secret = read_secret(value["secret"])
         given = value.get("entropy", {})
         if not isinstance(given, dict):
             raise FairError("fair: entropy must be a table of seats")
@@ -192,5 +200,5 @@ class Fair:
         for seat, text in given.items():
             if seat not in Seat.__members__:
                 raise FairError(f"fair: entropy of an unknown seat {str(seat)[:8]!r}")
-            entropy[Seat[seat]] = read_hex(text, f"the entropy of {seat}", range(1, 65))
+            entropy[Seat[seat]] = read_hex(text, f"the entropy of {seat}", _ENTROPY_SIZES)
         return cls(value["commitment"], secret, entropy)

@@ -32,7 +32,14 @@ from typing import Any, TypeGuard, TypeVar
 
 from baloot.core.errors import BalootError
 from baloot.core.seats import Seat
-from baloot.records.fair import MAX_ENTROPY_BYTES, SECRET_BYTES, FairError, read_entropy, read_hex
+from baloot.records.fair import (
+    MAX_ENTROPY_BYTES,
+    SECRET_BYTES,
+    FairError,
+    read_entropy,
+    read_hex,
+    read_secret,
+)
 
 T = TypeVar("T")
 
@@ -256,7 +263,7 @@ def _fair_start(value: object) -> dict[str, Any] | None:
     data = _object(value, "fair")
     entropy = _typed(data.get("entropy", {}), dict, "the first hand's entropy")
     try:
-        read_hex(data.get("secret"), "the first hand's secret", range(32, 33))
+        read_secret(data.get("secret"), "the first hand's secret")
         for seat, text in entropy.items():
             if seat not in Seat.__members__:
                 raise JournalError(f"unknown seat {str(seat)[:8]!r} in the first hand's entropy")

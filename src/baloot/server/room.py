@@ -21,6 +21,9 @@ How a server drives it:
   what it returns; repeat until it returns nothing.
 - When a socket closes, :meth:`Room.disconnect`, and send what it returns.
 - Timers are the server's: 30 s after a ``hand-over`` it calls :meth:`Room.deal`.
+- Fair deals (a room made without a seed): the first hand's secret is in the room's
+  :meth:`Room.config`, each later one in the step that ended the hand before it, so both are
+  stored before anything that follows them is sent (:meth:`Room.take_steps`).
 
 Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``snapshot``
 that follows an undo) takes the ``v`` of the table's event it tells (the table keeps the one
@@ -73,7 +76,7 @@ from baloot.core.match import TARGET
 from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
-from baloot.records.fair import SECRET_BYTES, FairError, read_entropy, read_hex
+from baloot.records.fair import SECRET_BYTES, FairError, read_entropy, read_secret
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
 from baloot.server.journal import JournalError, Step, StepKind, TableConfig
@@ -184,9 +187,8 @@ class Room:
         if seed is not None:
             table = seat_table(players or {}, rules, seed)
         else:
-            fresh = _Secrets()
-            fair = FairDeals(fresh.draw)
-            table = seat_table(players or {}, rules, None, fair, entropy)
+            first = FairDeals(lambda: secrets.token_bytes(SECRET_BYTES))  # kept by its config
+            table = seat_table(players or {}, rules, None, first, entropy)
         return cls(table, room_id, history=history, token_digests=token_digests)
 
     @classmethod
@@ -741,7 +743,7 @@ class _Secrets:
             self._kept = None
             return
         try:
-            self._kept = [read_hex(text, "a kept secret", range(32, 33)) for text in kept]
+            self._kept = [read_secret(text, "a kept secret") for text in kept]
         except FairError as error:
             raise JournalError(str(error)) from None
 

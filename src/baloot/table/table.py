@@ -225,7 +225,8 @@ class Table:
         if self.fair is None or self.match.is_over:
             return None
         number = self.hand_number + (1 if self.hand.is_over else 0)
-        return number, self.fair.commit(number)
+        fair = self.fair.fairs.get(number)
+        return None if fair is None else (number, fair)
 
     def revealed_fair(self, number: int) -> Fair | None:
         """The fair table of hand ``number`` once that hand is over (its secret may be shown

@@ -126,7 +126,8 @@ function onChange(kind, message) {
     showHint(message);
     return;
   }
-  if (conn.match && conn.match.fair) rememberCommitment(tableId, conn.match.fair);
+  const withMatch = kind === "snapshot" || kind === "deal" || kind === "hand-over";
+  if (withMatch && conn.match && conn.match.fair) rememberCommitment(tableId, conn.match.fair);
   if (kind === "hand-over" && message.fair) checkDeal(message.fair, message.view);
   if (kind === "snapshot" || kind === "event" || kind === "deal" || kind === "hand-over") {
     ui.pending = false;
