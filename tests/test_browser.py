@@ -590,6 +590,19 @@ def test_the_arabic_pages_read_right_to_left(pages: Pages, server: Served) -> No
     assert fair.locator("html").get_attribute("dir") == "rtl"
     assert ARABIC.search(fair.locator("h1").inner_text())
     assert "baloot verify" in fair.locator("pre").inner_text()
+    derived = fair.evaluate(  # the page's own derivation holds the spec's example
+        """async () => {
+            const fair = await import("/static/fair.js");
+            const secret = "00112233445566778899aabbccddeeff".repeat(2);
+            const deck = await fair.derivedDeck(secret, {S: "9f"});
+            return [await fair.commitmentOf(secret), deck.join(" ")];
+        }"""
+    )
+    assert derived == [
+        "4773d12e2371bb935b9a0f5439b4a1c3ad3f2414b86980f8418d1cfabdfadfef",
+        "8d Qs 9s 7h Ts Ac Td Jd 8s Jc Qh Kd Qc 7s Ad 8h 8c 9c Ah 9h Kh Tc Jh 7c 7d Qd Kc Js As "
+        "Th Ks 9d",
+    ]
 
 
 def url_path(url: str) -> str:
