@@ -156,9 +156,9 @@ class Room:
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
         self._taken = 0
-        self.secrets = _Secrets()
+        self._secrets = _Secrets()
         if table.fair is not None:
-            table.fair.draw = self.secrets.draw
+            table.fair.draw = self._secrets.draw
 
     @classmethod
     def create(
@@ -265,7 +265,7 @@ class Room:
         afresh."""
         table = self.table
         for number, step in enumerate(steps, self._taken):
-            self.secrets.keep([] if step.secret is None else [step.secret])
+            self._secrets.keep([] if step.secret is None else [step.secret])
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
@@ -287,8 +287,8 @@ class Room:
                 raise JournalError(
                     f"step {number} has v {step.v}, where the table is at {table.version}"
                 )
-            self.secrets.check_all_used(f"step {number}")
-        self.secrets.keep(None)
+            self._secrets.check_all_used(f"step {number}")
+        self._secrets.keep(None)
         self._taken += len(steps)
 
     def _journal(
@@ -302,7 +302,7 @@ class Room:
         """Note a step, with the secret it drew (the next hand's, when it ended one) and the
         ``entropy`` a ``next`` gave."""
         actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
-        secret = self.secrets.take()
+        secret = self._secrets.take()
         given = None if entropy is None else entropy.hex()
         self._steps.append(Step(kind, self.table.version, seat, id_, actions, secret, given))
 
@@ -358,9 +358,8 @@ class Room:
                     return self._resync(connection, since)
                 case Ping():
                     return [(connection, {"type": "pong"})]
-                case Next(id=id_, entropy=entropy):
-                    ready = functools.partial(_ready, self.table, entropy=entropy)
-                    return self._once(connection, id_, StepKind.NEXT, ready, entropy=entropy)
+                case Next():
+                    return self._next(connection, message)
                 case Undo(id=id_):
                     return self._once(connection, id_, StepKind.UNDO, self.table.undo)
                 case AskHint(id=id_):
@@ -393,6 +392,14 @@ class Room:
         out = [(connection, ack(id_)), *self._publish(events)]
         self._journal(StepKind.ACT, seat, id_, events)
         return out
+
+    def _next(self, connection: Connection, message: Next) -> list[Outgoing]:
+        """The seat is ready for the next hand, with its entropy for that hand's deal."""
+
+        def ready(seat: Seat) -> list[Event]:
+            return self.table.ready(seat, message.entropy)
+
+        return self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
 
     def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
         def claim(seat: Seat) -> list[Event]:
@@ -767,10 +774,6 @@ class _Secrets:
         drawn, self._drawn = self._drawn, []
         assert len(drawn) <= 1, "one step ends one hand at most"
         return drawn[0].hex() if drawn else None
-
-
-def _ready(table: Table, seat: Seat, *, entropy: bytes | None) -> list[Event]:
-    return table.ready(seat, entropy)
 
 
 def _seat(connection: Connection, id_: str) -> Seat:
