@@ -354,6 +354,7 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
         raise AssertionError("the match did not end")
 
     winner_text = page.locator("#sheet .winner").text_content()
+    expect_deal_verified(page)  # a later hand: dealt with the entropy sent with "next"
     shot(page, artifacts, "match-over")
     link = page.locator(".record-link")
     assert link.get_attribute("href") == f"/api/matches/{table}/record"
@@ -361,7 +362,8 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
         link.click()
     text = Path(downloading.value.path()).read_text(encoding="utf-8")
     assert "baloot/1" in text
-    record = loads(text)
+    record = loads(text)  # which checks every hand's fair table against its deck
+    assert all(hand.fair is not None for hand in record.hands)
     played = replay(record)
     assert played.winner is not None
     expected = "You won the match!" if played.winner.name == "NS" else "They won the match."
@@ -419,6 +421,16 @@ def expect_sheet(page: Page) -> None:
     except Exception as error:
         raise AssertionError(f"no worded sheet lines in {sheet.inner_html()}") from error
     assert page.locator("#running table").count() == 1
+    expect_deal_verified(page)
+
+
+def expect_deal_verified(page: Page) -> None:
+    """The sheet's line that says the page checked the hand's deal (fair deals), and its link
+    to the page that explains how anyone can."""
+    line = page.locator('#sheet [data-fair="verified"]')
+    line.wait_for()
+    assert (line.text_content() or "").startswith("Deal verified ✓")
+    assert line.locator("a").get_attribute("href") == "/fair"
 
 
 def play_until(page: Page, seat: str, done: Callable[[Page], bool], limit: int = 200) -> None:
@@ -573,6 +585,24 @@ def test_the_arabic_pages_read_right_to_left(pages: Pages, server: Served) -> No
     wait_for_decision(page)
     assert hand_cards(page) == cards  # still South's seat, not a spectator
     assert page.locator("#lang-switch").get_attribute("href") == f"{url_path(url)}&lang=ar"
+
+    fair = pages.open("/fair?lang=ar")  # how anyone can check a deal, in Arabic
+    assert fair.locator("html").get_attribute("dir") == "rtl"
+    assert ARABIC.search(fair.locator("h1").inner_text())
+    assert "baloot verify" in fair.locator("pre").inner_text()
+    derived = fair.evaluate(  # the page's own derivation holds the spec's example
+        """async () => {
+            const fair = await import("/static/fair.js");
+            const secret = "00112233445566778899aabbccddeeff".repeat(2);
+            const deck = await fair.derivedDeck(secret, {S: "9f"});
+            return [await fair.commitmentOf(secret), deck.join(" ")];
+        }"""
+    )
+    assert derived == [
+        "4773d12e2371bb935b9a0f5439b4a1c3ad3f2414b86980f8418d1cfabdfadfef",
+        "8d Qs 9s 7h Ts Ac Td Jd 8s Jc Qh Kd Qc 7s Ad 8h 8c 9c Ah 9h Kh Tc Jh 7c 7d Qd Kc Js As "
+        "Th Ks 9d",
+    ]
 
 
 def url_path(url: str) -> str:

@@ -18,7 +18,7 @@ from baloot import Card, Rules
 from baloot.records.record import loads
 from baloot.records.replay import replay
 
-COMMANDS = ["replay", "validate", "deal", "random"]
+COMMANDS = ["replay", "validate", "verify", "deal", "random"]
 
 
 def baloot(

@@ -21,7 +21,7 @@ from baloot.words.pages import PAGE_WORDS, page_words
 from baloot.words.strings import TABLES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
-PAGES = ("lobby.html", "table.html", "history.html", "analysis.html")
+PAGES = ("lobby.html", "table.html", "history.html", "analysis.html", "fair.html")
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
 

@@ -3,7 +3,8 @@
 Every command is a module with its ``HELP``, its ``EPILOG``, ``add_arguments`` and ``run`` (a
 :class:`Command`): :mod:`~baloot.cli.play`, :mod:`~baloot.cli.arena`,
 :mod:`~baloot.cli.replay`, :mod:`~baloot.cli.analyze`, :mod:`~baloot.cli.validate`,
-:mod:`~baloot.cli.deal` and :mod:`~baloot.cli.random_matches` (``baloot random``).
+:mod:`~baloot.cli.verify`, :mod:`~baloot.cli.deal` and :mod:`~baloot.cli.random_matches`
+(``baloot random``).
 
 Exit status (``record-format.md``, :mod:`baloot.cli.messages`): 0 for a record that replays
 cleanly, 1 for a record with an illegal action, 2 for a file that is not a record or a usage
@@ -22,7 +23,7 @@ from typing import Any, Final, Protocol
 
 from baloot.core.errors import BalootError
 
-from . import analyze, arena, deal, play, random_matches, replay, validate
+from . import analyze, arena, deal, play, random_matches, replay, validate, verify
 from .files import Output, silence_stdout
 from .messages import ILLEGAL, NOT_A_RECORD, complain, error_line
 
@@ -45,6 +46,7 @@ COMMANDS: Final[Mapping[str, Command]] = {
     "replay": replay,
     "analyze": analyze,
     "validate": validate,
+    "verify": verify,
     "deal": deal,
     "random": random_matches,
 }

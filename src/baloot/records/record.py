@@ -34,12 +34,14 @@ from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import CHOICES, CLASSIC, FLAG_NAMES, PRESETS, Rules
 from baloot.core.seats import Seat
+from baloot.records.fair import Fair, FairError
 
 FORMAT: Final = "baloot/1"
 SHOWN_LENGTH: Final = 60
 """The most characters of a value that an error message echoes (then an ellipsis)."""
 METADATA_KEYS: Final = frozenset({"event", "date", "players", "comment"})
 _HAND_KEYS: Final = ("dealer", "deck", "actions")
+_OPTIONAL_HAND_KEYS: Final = ("fair",)
 MAX_TOTAL: Final = 9_999
 """The largest match total ``score_before`` may hold. A match is over once a team has 152 or
 more and the totals differ (R13), so a total past 151 only comes from tied hands, each of which
@@ -53,11 +55,13 @@ NO_HANDS: Final = "a record has at least one hand"
 
 @dataclass
 class HandRecord:
-    """The inputs of one hand: who dealt, the deck from the top, the actions as written."""
+    """The inputs of one hand: who dealt, the deck from the top, the actions as written, and
+    the proof that the deck was derived fairly (``fair``), when the hand has one."""
 
     dealer: Seat
     deck: tuple[Card, ...]
     actions: list[str] = field(default_factory=list)
+    fair: Fair | None = None
 
 
 @dataclass
@@ -150,18 +154,24 @@ def _preset_of(rules: Rules) -> str:
 
 
 def _hand_dict(hand: HandRecord) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "dealer": hand.dealer.name,
         "deck": " ".join(c.text for c in hand.deck),
         "actions": list(hand.actions),
     }
+    if hand.fair is not None:
+        out["fair"] = hand.fair.to_json()
+    return out
 
 
 # ---------------------------------------------------------------------- reading
 
 
-def loads(text: str | bytes) -> Record:
+def loads(text: str | bytes, *, check_fair: bool = True) -> Record:
     """Read a record from TOML, or from JSON if its first non-blank character is ``{``.
+
+    A hand's ``fair`` table is checked against its deck unless ``check_fair`` is false (then
+    only its form is: ``baloot verify`` checks it hand by hand).
 
     A leading byte order mark is ignored; a JSON object must not repeat a key (TOML
     refuses that too). Every number is bounded (the README's "What a record may hold"), and
@@ -202,7 +212,7 @@ def loads(text: str | bytes) -> Record:
     if not isinstance(data, dict):
         raise RecordError("a record is a table of keys")
     try:
-        return from_dict(data)
+        return from_dict(data, check_fair=check_fair)
     except RecursionError:
         raise RecordError("not a record: nested too deeply") from None
 
@@ -313,14 +323,15 @@ def load(fp: IO[str] | IO[bytes]) -> Record:
     return loads(fp.read())
 
 
-def from_dict(data: Mapping[str, Any]) -> Record:
-    """Check a record's keys and values (#37, #38) and build it."""
+def from_dict(data: Mapping[str, Any], *, check_fair: bool = True) -> Record:
+    """Check a record's keys and values (#37, #38) and build it (``check_fair`` as for
+    :func:`loads`)."""
     if data.get("format") != FORMAT:
         if "format" not in data:
             raise RecordError('missing key "format"')
         raise RecordError(f'unknown format {shown(data["format"])} (expected "{FORMAT}")')
     for key in data:
-        if key in ("format", "rules", "score_before", "hands", *_HAND_KEYS):
+        if key in ("format", "rules", "score_before", "hands", *_HAND_KEYS, *_OPTIONAL_HAND_KEYS):
             continue
         if key in METADATA_KEYS or key.startswith("x_"):
             continue
@@ -332,7 +343,7 @@ def from_dict(data: Mapping[str, Any]) -> Record:
     metadata = {k: v for k, v in data.items() if k in METADATA_KEYS or k.startswith("x_")}
     _check_metadata(metadata)
     if "hands" in data:
-        extra = [k for k in _HAND_KEYS if k in data]
+        extra = [k for k in (*_HAND_KEYS, *_OPTIONAL_HAND_KEYS) if k in data]
         if extra:
             raise RecordError(f'a match record keeps "{extra[0]}" inside its [[hands]]')
         tables = data["hands"]
@@ -343,12 +354,12 @@ def from_dict(data: Mapping[str, Any]) -> Record:
             if not isinstance(table, dict):
                 raise RecordError(f"hand {number} is not a table")
             for key in table:
-                if key not in _HAND_KEYS:
+                if key not in _HAND_KEYS and key not in _OPTIONAL_HAND_KEYS:
                     raise RecordError(f"hand {number}: unknown key {shown(key)}")
-            hands.append(_read_hand(table, f"hand {number}: "))
+            hands.append(_read_hand(table, f"hand {number}: ", check_fair=check_fair))
         is_match = True
     else:
-        hands = [_read_hand(data, "")]
+        hands = [_read_hand(data, "", "hand 1: ", check_fair=check_fair)]
         is_match = False
     return Record(hands, rules, is_match, score_before, metadata, preset)
 
@@ -434,7 +445,11 @@ def _read_score(value: Any) -> tuple[int, int]:
     )
 
 
-def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:
+def _read_hand(
+    table: Mapping[str, Any], where: str, named: str | None = None, *, check_fair: bool = True
+) -> HandRecord:
+    """One hand's table; ``where`` starts its errors, ``named`` those of its ``fair`` (which
+    always name the hand, also in a record of one)."""
     for key in _HAND_KEYS:
         if key not in table:
             raise RecordError(f'{where}missing key "{key}"')
@@ -449,7 +464,21 @@ def _read_hand(table: Mapping[str, Any], where: str) -> HandRecord:
     actions = table["actions"]
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f'{where}"actions" must be a list of strings')
-    return HandRecord(seat, deck, list(actions))
+    fair = None
+    if "fair" in table:
+        fair = _read_fair(table["fair"], deck, where if named is None else named, check_fair)
+    return HandRecord(seat, deck, list(actions), fair)
+
+
+def _read_fair(value: Any, deck: tuple[Card, ...], where: str, check: bool) -> Fair:
+    """A hand's ``fair`` table, checked against its deck (``seat-view.md`` §4) if ``check``."""
+    try:
+        fair = Fair.from_json(value)
+        if check:
+            fair.check(deck)
+    except FairError as error:
+        raise RecordError(f"{where}not a fair deal: {error}") from None
+    return fair
 
 
 def _read_deck(value: Any, where: str) -> tuple[Card, ...]:

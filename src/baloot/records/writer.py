@@ -66,6 +66,8 @@ def _toml(data: Mapping[str, Any]) -> str:
         lines.append(f"dealer = {_toml_value(hand['dealer'])}")
         lines.append(f"deck = {_toml_value(hand['deck'])}")
         lines.append(_toml_actions(hand["actions"]))
+        if "fair" in hand:
+            lines.append(f"fair = {_toml_value(hand['fair'])}")
     return "\n".join(lines) + "\n"
 
 

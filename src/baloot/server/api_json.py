@@ -21,7 +21,8 @@ from baloot.view.sheet import to_json as sheet_json
 
 def created(room: Room) -> dict[str, Any]:
     """The answer to ``POST /api/tables`` (201): the table, each human seat's token and
-    link, and the spectators' link; URLs are relative."""
+    link, the spectators' link (URLs are relative), and the first hand's fair table before
+    anyone speaks (``seat-view.md`` §4; null at a table dealt from a seed)."""
     return {
         "table": room.id,
         "seats": {
@@ -29,6 +30,7 @@ def created(room: Room) -> dict[str, Any]:
             for seat, token in room.tokens.items()
         },
         "spectate": f"/t/{room.id}",
+        "fair": room.published_fair(),
     }
 
 

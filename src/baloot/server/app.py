@@ -3,6 +3,7 @@
 Routes (``seat-view.md`` §4 is normative for the API and the socket):
 
 - ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches,
+  ``GET /fair`` how anyone can check that a deal was fair,
   ``GET /t/ID/hands/N/analysis`` the analysis of a finished hand; each page in English or,
   with ``?lang=ar``, in Arabic from right to left. A table's pages asked of a node that does
   not serve the table are a 307 to the same page at the node that does (``docs/nodes.md``).
@@ -137,6 +138,7 @@ def create_app(
     routes = [
         Route("/", _page("lobby")),
         Route("/history", _page("history")),
+        Route("/fair", _page("fair")),
         Route("/t/{table}", api.table_page),
         Route("/t/{table}/hands/{hand}/analysis", api.analysis_page),
         Route("/game-words.js", _game_words),

@@ -229,7 +229,7 @@ class Hall(NodeDuties):
         its name: its next renewal lists the table, and it restores it from storage (with
         no step yet, as made); meanwhile a connection here is sent there."""
         asked = read_request(request)
-        room = Room.create(asked.players, rules=asked.rules)
+        room = Room.create(asked.players, rules=asked.rules, entropy=asked.entropy)
         return await self._open(room, asked.timer, asked.public)
 
     async def rematch(self, table_id: str, token: object) -> tuple[str, bool] | None:

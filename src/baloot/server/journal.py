@@ -32,6 +32,14 @@ from typing import Any, TypeGuard, TypeVar
 
 from baloot.core.errors import BalootError
 from baloot.core.seats import Seat
+from baloot.records.fair import (
+    MAX_ENTROPY_BYTES,
+    SECRET_BYTES,
+    FairError,
+    read_entropy,
+    read_hex,
+    read_secret,
+)
 
 T = TypeVar("T")
 
@@ -62,23 +70,31 @@ class StepKind(Enum):
 @dataclass(frozen=True, slots=True)
 class Step:
     """One change of a table: its kind, the table's ``v`` after it, the seat and client
-    ``id`` behind it (if any), and the actions applied, in record notation."""
+    ``id`` behind it (if any), and the actions applied, in record notation. At a table with
+    fair deals, a step that ends a hand keeps the ``secret`` drawn for the next (lowercase
+    hex), and a ``next`` the seat's ``entropy`` (``seat-view.md`` §4)."""
 
     kind: StepKind
     v: int
     seat: Seat | None = None
     id: str | None = None
     actions: tuple[str, ...] = ()
+    secret: str | None = None
+    entropy: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The step as a JSON object (what the storage writes)."""
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind.value,
             "v": self.v,
             "seat": None if self.seat is None else self.seat.name,
             "id": self.id,
             "actions": list(self.actions),
         }
+        for key, value in (("secret", self.secret), ("entropy", self.entropy)):
+            if value is not None:
+                out[key] = value
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> Step:
@@ -97,6 +113,8 @@ class Step:
             None if seat is None else Seat[seat],
             _optional(data, "id", str),
             tuple(_typed(action, str, "an action") for action in actions),
+            _hex(data, "secret", range(SECRET_BYTES, SECRET_BYTES + 1)),
+            _hex(data, "entropy", range(1, MAX_ENTROPY_BYTES + 1)),
         )
 
 
@@ -108,7 +126,9 @@ class TableConfig:
     ``bot:NAME``), ``humans`` lists the human seats, ``rules`` is the record's ``rules``
     value, ``tokens`` maps each human seat to the SHA-256 digest of its token (the tokens
     themselves are never kept), ``timer`` is the turn timer in seconds (None: no timer) and
-    ``created`` a Unix time.
+    ``created`` a Unix time. ``fair`` is None for a table dealt from its seed, else the
+    first hand's secret and entropy (``{"secret": HEX, "entropy": {"S": HEX}}``): never
+    shown to anyone before that hand is over.
 
     >>> config = TableConfig("t1", {"N": "bot:heuristic", "E": "bot:heuristic",
     ...     "S": "Saad", "W": "bot:heuristic"}, ("S",), "classic", 7, None, False,
@@ -127,6 +147,7 @@ class TableConfig:
     tokens: dict[str, str]
     created: float
     extra: dict[str, Any] = field(default_factory=dict)
+    fair: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The config as a JSON object."""
@@ -141,6 +162,7 @@ class TableConfig:
             "tokens": dict(self.tokens),
             "created": self.created,
             "extra": dict(self.extra),
+            "fair": self.fair,
         }
 
     @classmethod
@@ -176,6 +198,7 @@ class TableConfig:
             {str(seat): str(digest) for seat, digest in tokens.items()},
             float(created),
             dict(_typed(data.get("extra", {}), dict, "extra")),
+            _fair_start(data.get("fair")),
         )
 
 
@@ -219,6 +242,35 @@ class KeptTable:
             return read(data)
         except JournalError as error:
             raise JournalError(f"table {self.id}: {what}: {error}") from None
+
+
+def _hex(data: Mapping[str, Any], key: str, sizes: range) -> str | None:
+    """A step's optional lowercase hex ``key`` of a number of bytes in ``sizes``."""
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        read_hex(value, f"a step's {key}", sizes)
+    except FairError as error:
+        raise JournalError(str(error)) from None
+    return str(value)
+
+
+def _fair_start(value: object) -> dict[str, Any] | None:
+    """The first hand's secret and entropy as a config keeps them, checked (or None)."""
+    if value is None:
+        return None
+    data = _object(value, "fair")
+    entropy = _typed(data.get("entropy", {}), dict, "the first hand's entropy")
+    try:
+        read_secret(data.get("secret"), "the first hand's secret")
+        for seat, text in entropy.items():
+            if seat not in Seat.__members__:
+                raise JournalError(f"unknown seat {str(seat)[:8]!r} in the first hand's entropy")
+            read_entropy(text)
+    except FairError as error:
+        raise JournalError(str(error)) from None
+    return {"secret": data["secret"], "entropy": dict(entropy)}
 
 
 def _object(data: object, what: str) -> Mapping[str, Any]:

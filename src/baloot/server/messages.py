@@ -39,6 +39,7 @@ from baloot.core.hand import Hand
 from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import TrickWord
+from baloot.records.fair import FairError, read_entropy
 from baloot.table.table import Event
 from baloot.view.seat_view import SeatView
 
@@ -84,9 +85,15 @@ class Ping:
 
 @dataclass(frozen=True, slots=True)
 class Next:
-    """The seat is ready for the next hand."""
+    """The seat is ready for the next hand, and adds its ``entropy`` to that hand's deal (at a
+    table with fair deals; ``seat-view.md`` §4).
+
+    >>> parse('{"type": "next", "id": "n3", "entropy": "9f"}')
+    Next(id='n3', entropy=b'\\x9f')
+    """
 
     id: str
+    entropy: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +120,7 @@ class Claim:
 #: A client message, read.
 ClientMessage = Act | Resync | Ping | Next | Undo | AskHint | Claim
 #: The messages of one ``id`` and nothing else, by type.
-_WITH_ID: Final[dict[ClientType, type[Next | Undo | AskHint | Claim]]] = {
-    ClientType.NEXT: Next,
+_WITH_ID: Final[dict[ClientType, type[Undo | AskHint | Claim]]] = {
     ClientType.UNDO: Undo,
     ClientType.HINT: AskHint,
     ClientType.CLAIM: Claim,
@@ -245,7 +251,15 @@ def parse(text: str) -> ClientMessage:
             if not isinstance(action, str):
                 raise Refused(id_, RejectCode.BAD_MESSAGE, "an act needs an action")
             return Act(id_, action)
-        case ClientType.NEXT | ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
+        case ClientType.NEXT:
+            id_ = _required_id(message)
+            if "entropy" not in message:
+                return Next(id_)
+            try:
+                return Next(id_, read_entropy(message["entropy"]))
+            except FairError as error:
+                raise Refused(id_, RejectCode.BAD_MESSAGE, f"a next's {error}") from None
+        case ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
             return _WITH_ID[with_id](_required_id(message))
         case never:
             assert_never(never)

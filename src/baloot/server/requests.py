@@ -22,7 +22,7 @@ baloot.server.requests.CreateError: seat S: a player is 'human' or 'bot:NAME'
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from baloot.bots.base import check_bot_name
@@ -30,6 +30,7 @@ from baloot.bots.names import UnknownBotError
 from baloot.core.errors import RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.records.fair import FairError, read_entropy
 from baloot.records.record import read_rules
 from baloot.table.players import BOT_PREFIX, Player, PlayerKind
 
@@ -54,12 +55,14 @@ class TableRequest:
     """A table request, checked: the players of the seats it names (a human without a name
     is called by the seat's letter; a seat left out is for :meth:`Room.create
     <baloot.server.room.Room.create>` to fill), the rules, the turn timer in seconds (None:
-    none) and whether the table is public."""
+    none), whether the table is public, and the human seats' entropy for the first deal
+    (``"entropy": {"S": HEX}``, 1 to 64 bytes as lowercase hex; ``seat-view.md`` §4)."""
 
     players: dict[Seat, Player]
     rules: Rules
     timer: int | None
     public: bool
+    entropy: dict[Seat, bytes] = field(default_factory=dict)
 
 
 def read_request(request: Mapping[str, Any]) -> TableRequest:
@@ -112,4 +115,30 @@ def read_request(request: Mapping[str, Any]) -> TableRequest:
     public = request.get("public", False)
     if not isinstance(public, bool):
         raise CreateError("public is true or false")
-    return TableRequest(players, rules, timer, public)
+    return TableRequest(
+        players, rules, timer, public, _entropy(request.get("entropy", {}), players)
+    )
+
+
+def _entropy(given: object, players: Mapping[Seat, Player]) -> dict[Seat, bytes]:
+    """The human seats' entropy for the first deal, checked.
+
+    >>> _entropy({"S": "9f"}, {Seat.S: Player.human("Saad")})
+    {<Seat.S: 2>: b'\\x9f'}
+    >>> _entropy({"E": "9f"}, {Seat.S: Player.human("Saad")})
+    Traceback (most recent call last):
+    ...
+    baloot.server.requests.CreateError: entropy: E is not a human seat of the table
+    """
+    if not isinstance(given, Mapping):
+        raise CreateError('"entropy" must be an object of seats')
+    entropy: dict[Seat, bytes] = {}
+    for seat, text in given.items():
+        player = players.get(Seat[seat]) if seat in Seat.__members__ else None
+        if player is None or not player.is_human:
+            raise CreateError(f"entropy: {str(seat)[:8]} is not a human seat of the table")
+        try:
+            entropy[Seat[seat]] = read_entropy(text)
+        except FairError as error:
+            raise CreateError(f"{error} (seat {seat})") from None
+    return entropy

@@ -21,6 +21,9 @@ How a server drives it:
   what it returns; repeat until it returns nothing.
 - When a socket closes, :meth:`Room.disconnect`, and send what it returns.
 - Timers are the server's: 30 s after a ``hand-over`` it calls :meth:`Room.deal`.
+- Fair deals (a room made without a seed): the first hand's secret is in the room's
+  :meth:`Room.config`, each later one in the step that ended the hand before it, so both are
+  stored before anything that follows them is sent (:meth:`Room.take_steps`).
 
 Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``snapshot``
 that follows an undo) takes the ``v`` of the table's event it tells (the table keeps the one
@@ -73,6 +76,7 @@ from baloot.core.match import TARGET
 from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.records.fair import SECRET_BYTES, FairError, read_entropy, read_secret
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
 from baloot.server.journal import JournalError, Step, StepKind, TableConfig
@@ -96,6 +100,7 @@ from baloot.server.messages import (
     view_message,
 )
 from baloot.server.seating import Connection, Seating, seat_table
+from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
 from baloot.view.seat_view import SeatView
@@ -151,6 +156,9 @@ class Room:
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
         self._taken = 0
+        self._secrets = _Secrets()
+        if table.fair is not None:
+            table.fair.draw = self._secrets.draw
 
     @classmethod
     def create(
@@ -161,16 +169,26 @@ class Room:
         room_id: str | None = None,
         history: int = HISTORY,
         token_digests: Mapping[Seat, str] | None = None,
+        entropy: Mapping[Seat, bytes] | None = None,
     ) -> Room:
         """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
         reads one): ``players`` seats its players, a seat left out is the bot of
         :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history`` as for
-        the constructor. The first hand is dealt at once, from ``seed`` or else a secret one
-        (:func:`~baloot.server.seating.seat_table`). An unknown bot is an
-        :class:`~baloot.bots.UnknownBotError`. ``token_digests`` keeps the human seats'
-        tokens of another table (a rematch), instead of making new ones.
+        the constructor. An unknown bot is an :class:`~baloot.bots.UnknownBotError`.
+        ``token_digests`` keeps the human seats' tokens of another table (a rematch), instead
+        of making new ones.
+
+        Without a ``seed`` (a server's tables), every deal is fair (``seat-view.md`` §4): each
+        hand's deck is derived from a fresh secret of :func:`secrets.token_bytes` and the
+        human seats' entropy, ``entropy`` for the first hand (which is dealt at once). With a
+        ``seed`` (a table that must be reproducible: tests, examples), every deck is dealt
+        from it (:func:`~baloot.server.seating.seat_table`) and no deal has a fair table.
         """
-        table = seat_table(players or {}, rules, seed)
+        if seed is not None:
+            table = seat_table(players or {}, rules, seed)
+        else:
+            first = FairDeals(lambda: secrets.token_bytes(SECRET_BYTES))  # kept by its config
+            table = seat_table(players or {}, rules, None, first, entropy)
         return cls(table, room_id, history=history, token_digests=token_digests)
 
     @classmethod
@@ -181,7 +199,16 @@ class Room:
             Seat[seat]: Player.human(label) if seat in config.humans else Player.parse(label)
             for seat, label in config.players.items()
         }
-        table = seat_table(players, read_rules(config.rules)[0], config.seed)
+        rules = read_rules(config.rules)[0]
+        if config.fair is None:
+            table = seat_table(players, rules, config.seed)
+        else:
+            first = _Secrets([config.fair["secret"]])
+            entropy = {
+                Seat[seat]: read_entropy(text) for seat, text in config.fair["entropy"].items()
+            }
+            table = seat_table(players, rules, config.seed, FairDeals(first.draw), entropy)
+            first.check_all_used("the config")
         digests = {Seat[seat]: digest for seat, digest in config.tokens.items()}
         room = cls(table, config.id, token_digests=digests, **options)
         room.restore(steps)
@@ -202,6 +229,11 @@ class Room:
         """What storage keeps to make this room again (:meth:`from_config`)."""
         table = self.table
         assert table.seed is not None
+        fair = None
+        if table.fair is not None:
+            first = table.fair.fairs[1]
+            assert first.secret is not None
+            fair = {"secret": first.secret.hex(), "entropy": first.to_json()["entropy"]}
         return TableConfig(
             id=self.id,
             players={seat.name: table.players[seat].label for seat in Seat},
@@ -212,6 +244,7 @@ class Room:
             public=public,
             tokens={seat.name: digest for seat, digest in self.seating.token_digests.items()},
             created=created,
+            fair=fair,
         )
 
     # ------------------------------------------------------------------ the journal
@@ -232,12 +265,14 @@ class Room:
         afresh."""
         table = self.table
         for number, step in enumerate(steps, self._taken):
+            self._secrets.keep([] if step.secret is None else [step.secret])
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
             elif step.kind is StepKind.NEXT:
                 assert step.seat is not None
-                table.ready(step.seat)
+                entropy = None if step.entropy is None else bytes.fromhex(step.entropy)
+                table.ready(step.seat, entropy)
             elif step.kind is StepKind.DEAL:
                 table.deal()
             elif step.kind is StepKind.UNDO:
@@ -252,6 +287,8 @@ class Room:
                 raise JournalError(
                     f"step {number} has v {step.v}, where the table is at {table.version}"
                 )
+            self._secrets.check_all_used(f"step {number}")
+        self._secrets.keep(None)
         self._taken += len(steps)
 
     def _journal(
@@ -260,9 +297,14 @@ class Room:
         seat: Seat | None = None,
         id_: str | None = None,
         events: Sequence[Event] = (),
+        entropy: bytes | None = None,
     ) -> None:
+        """Note a step, with the secret it drew (the next hand's, when it ended one) and the
+        ``entropy`` a ``next`` gave."""
         actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
-        self._steps.append(Step(kind, self.table.version, seat, id_, actions))
+        secret = self._secrets.take()
+        given = None if entropy is None else entropy.hex()
+        self._steps.append(Step(kind, self.table.version, seat, id_, actions, secret, given))
 
     # ------------------------------------------------------------------ connections
 
@@ -316,8 +358,8 @@ class Room:
                     return self._resync(connection, since)
                 case Ping():
                     return [(connection, {"type": "pong"})]
-                case Next(id=id_):
-                    return self._once(connection, id_, StepKind.NEXT, self.table.ready)
+                case Next():
+                    return self._next(connection, message)
                 case Undo(id=id_):
                     return self._once(connection, id_, StepKind.UNDO, self.table.undo)
                 case AskHint(id=id_):
@@ -351,6 +393,14 @@ class Room:
         self._journal(StepKind.ACT, seat, id_, events)
         return out
 
+    def _next(self, connection: Connection, message: Next) -> list[Outgoing]:
+        """The seat is ready for the next hand, with its entropy for that hand's deal."""
+
+        def ready(seat: Seat) -> list[Event]:
+            return self.table.ready(seat, message.entropy)
+
+        return self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
+
     def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
         def claim(seat: Seat) -> list[Event]:
             if self.table.match.is_over:
@@ -366,10 +416,12 @@ class Room:
         kind: StepKind,
         call: Callable[[Seat], list[Event]],
         before: Callable[[], Hand] | None = None,
+        entropy: bytes | None = None,
     ) -> list[Outgoing]:
         """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
-        and the events it caused (``before`` gives the hand before them, for a claim)."""
+        and the events it caused (``before`` gives the hand before them, for a claim;
+        ``entropy`` is a ``next``'s, kept with its step)."""
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
@@ -377,7 +429,7 @@ class Room:
         events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
         out = [(connection, ack(id_)), *self._publish(events, hand)]
-        self._journal(kind, seat, id_, events)
+        self._journal(kind, seat, id_, events, entropy)
         return out
 
     def _hint(self, connection: Connection, id_: str) -> list[Outgoing]:
@@ -573,7 +625,18 @@ class Room:
             "winner": None if winner is None else winner.name,
             "awaiting_next": [seat.name for seat in self.table.awaiting_next],
             "record": self.record_url if match.is_over else None,
+            "fair": self.published_fair(),
         }
+
+    def published_fair(self) -> Message | None:
+        """The fair table published before the players speak (``seat-view.md`` §4): the hand
+        it is for, its commitment and the entropy given so far, never its secret; None at a
+        table dealt from its seed, or once the match is over."""
+        published = self.table.published_fair()
+        if published is None:
+            return None
+        number, fair = published
+        return fair.to_json(number, reveal=False)
 
     def seats_json(self) -> Message:
         """Each seat's player and whether it is connected (a bot always is)."""
@@ -625,9 +688,13 @@ class Room:
                     out.extend(self._publish_each(event.v, event_message(hand, event)))
                 case EventKind.HAND_OVER:
                     hand = self.table.hand
+                    revealed = self.table.revealed_fair(self.table.hand_number)
                     extra = {
                         "match": self.match_json(),
                         "sheet": sheet_json(explain(hand.result(), hand.rules)),
+                        "fair": None
+                        if revealed is None
+                        else revealed.to_json(self.table.hand_number),
                     }
                     over = view_message("hand-over", event.v, hand, extra)
                     out.extend(self._publish_each(event.v, over))
@@ -663,6 +730,50 @@ class Room:
 
 
 # ---------------------------------------------------------------------- inside
+
+
+class _Secrets:
+    """The secrets a table's fair deals draw: fresh ones from :mod:`secrets`, each taken once
+    by the journal to be stored with its step; or, while a stored table is brought back, the
+    ones that were stored (then drawing one that was not is a
+    :class:`~baloot.server.journal.JournalError`)."""
+
+    def __init__(self, kept: Sequence[str] | None = None) -> None:
+        self._drawn: list[bytes] = []
+        self._kept: list[bytes] | None = None
+        self.keep(kept)
+
+    def keep(self, kept: Sequence[str] | None) -> None:
+        """Draw ``kept`` (lowercase hex) from now on, in order, and nothing else; None: fresh
+        secrets again."""
+        if kept is None:
+            self._kept = None
+            return
+        try:
+            self._kept = [read_secret(text, "a kept secret") for text in kept]
+        except FairError as error:
+            raise JournalError(str(error)) from None
+
+    def draw(self) -> bytes:
+        """A secret for the next hand."""
+        if self._kept is None:
+            secret = secrets.token_bytes(SECRET_BYTES)
+            self._drawn.append(secret)
+            return secret
+        if not self._kept:
+            raise JournalError("a hand's secret was drawn where none was kept")
+        return self._kept.pop(0)
+
+    def check_all_used(self, where: str) -> None:
+        """Every kept secret was drawn (else ``where`` kept one that no hand drew)."""
+        if self._kept:
+            raise JournalError(f"{where} keeps a secret that no hand drew")
+
+    def take(self) -> str | None:
+        """The secret drawn since the last call (lowercase hex), for the journal."""
+        drawn, self._drawn = self._drawn, []
+        assert len(drawn) <= 1, "one step ends one hand at most"
+        return drawn[0].hex() if drawn else None
 
 
 def _seat(connection: Connection, id_: str) -> Seat:

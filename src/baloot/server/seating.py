@@ -35,6 +35,7 @@ from baloot.bots.levels import ROLES
 from baloot.core.errors import BalootError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
+from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player
 from baloot.table.table import Table
 
@@ -74,10 +75,16 @@ def token_digest(token: str) -> str:
 
 
 def seat_table(
-    players: Mapping[Seat, Player], rules: Rules | None = None, seed: int | None = None
+    players: Mapping[Seat, Player],
+    rules: Rules | None = None,
+    seed: int | None = None,
+    fair: FairDeals | None = None,
+    entropy: Mapping[Seat, bytes] | None = None,
 ) -> Table:
     """A new table for ``players``, its first hand dealt from ``seed`` (else a secret one of
-    :data:`SEED_BITS` bits). A seat ``players`` leaves out is the bot of
+    :data:`SEED_BITS` bits), or, with ``fair``, every hand derived from its fair deals (the
+    first with the seats' ``entropy``; the seed then draws the first dealer and the bots').
+    A seat ``players`` leaves out is the bot of
     :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; each bot seat gets
     its bot, each human seat the bot that stands in for it (:attr:`Roles.stand_in
     <baloot.bots.levels.Roles.stand_in>`), every bot with its own seeded generator. An
@@ -89,7 +96,7 @@ def seat_table(
     for seat, player in seated.items():
         rng = random.Random(seed * 8 + int(seat) + 1)
         bots[seat] = make_bot(ROLES.stand_in if player.is_human else player.name, rng)
-    return Table.new(seated, bots, rules, seed)
+    return Table.new(seated, bots, rules, seed, fair=fair, entropy=entropy)
 
 
 class Seating:

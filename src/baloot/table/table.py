@@ -43,8 +43,10 @@ from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, Trick
+from baloot.records.fair import Fair
 from baloot.records.record import Record
 from baloot.records.replay import replay
+from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player, bot_action, bot_decided, tell_hand_over
 from baloot.view.seat_view import SeatView, heard
 
@@ -112,7 +114,8 @@ class Table:
     ``players`` says who sits where; ``bots`` gives every seat a bot: the player of a bot
     seat, and for a human seat the stand-in that plays when the human claims the rest or runs
     out of time. ``version`` is the ``v`` of the last event of the table's history (0 before
-    any): the one count of it, which the server's messages carry.
+    any): the one count of it, which the server's messages carry. ``fair``, when given, deals
+    every hand after the first from its :class:`~baloot.table.fair_deals.FairDeals`.
     """
 
     def __init__(
@@ -121,6 +124,7 @@ class Table:
         players: Mapping[Seat, Player],
         bots: Mapping[Seat, Bot],
         seed: int | None = None,
+        fair: FairDeals | None = None,
     ) -> None:
         if set(players) != set(Seat) or set(bots) != set(Seat):
             raise ValueError("a table needs a player and a bot for each of the four seats")
@@ -128,6 +132,7 @@ class Table:
         self.players = dict(players)
         self.bots = dict(bots)
         self.seed = seed
+        self.fair = fair
         self.version = 0
         self._ready: set[Seat] = set()
 
@@ -139,14 +144,24 @@ class Table:
         rules: Rules | None = None,
         seed: int = 0,
         dealer: Seat | str | None = None,
+        fair: FairDeals | None = None,
+        entropy: Mapping[Seat, bytes] | None = None,
     ) -> Table:
         """A new match dealt from ``random.Random(seed)``: reproducible from its seed.
 
-        The first dealer is ``dealer``, or drawn from the seed (:func:`first_dealer`).
+        The first dealer is ``dealer``, or drawn from the seed (:func:`first_dealer`). With
+        ``fair``, every deck is derived instead (``seat-view.md`` §4, "Fair deals"), the
+        first from its secret and ``entropy``, the seats' entropy for it.
         """
         first = first_dealer(seed) if dealer is None else Seat.coerce(dealer, "dealer")
-        match = Match.new(rng=random.Random(seed), dealer=first, rules=rules, auto_deal=False)
-        return cls(match, players, bots, seed)
+        if fair is None:
+            match = Match.new(rng=random.Random(seed), dealer=first, rules=rules, auto_deal=False)
+            return cls(match, players, bots, seed)
+        match = Match(rules, first, auto_deal=False)
+        for seat, given in (entropy or {}).items():
+            fair.add_entropy(1, seat, given)
+        match.deal(fair.deal(1))
+        return cls(match, players, bots, seed, fair)
 
     @classmethod
     def resume(cls, record: Record, bots: Mapping[Seat, Bot], seed: int | None = None) -> Table:
@@ -203,6 +218,23 @@ class Table:
             return ()
         return tuple(seat for seat in self.humans if seat not in self._ready)
 
+    def published_fair(self) -> tuple[int, Fair] | None:
+        """The hand whose deal the players have their say on, and its fair table (whose
+        secret may not be shown): the hand in play, or after a hand the next one; None for a
+        table without fair deals or a match that is over."""
+        if self.fair is None or self.match.is_over:
+            return None
+        number = self.hand_number + (1 if self.hand.is_over else 0)
+        fair = self.fair.fairs.get(number)
+        return None if fair is None else (number, fair)
+
+    def revealed_fair(self, number: int) -> Fair | None:
+        """The fair table of hand ``number`` once that hand is over (its secret may be shown
+        then); None for a table without fair deals or a hand in play."""
+        if self.fair is None or number > len(self.match.results):
+            return None
+        return self.fair.fairs.get(number)
+
     def view(self, seat: Seat | None) -> SeatView:
         """What ``seat`` (None: a spectator) may know of the hand in play."""
         return SeatView.of(self.hand, seat)
@@ -256,12 +288,15 @@ class Table:
         self._check_playing()
         return self._apply(self.hand.check(action))
 
-    def ready(self, seat: Seat) -> list[Event]:
-        """``seat`` is ready for the next hand; once every human is, the hand is dealt."""
+    def ready(self, seat: Seat, entropy: bytes | None = None) -> list[Event]:
+        """``seat`` is ready for the next hand, with its ``entropy`` for that hand's deal (at
+        a table with fair deals); once every human is, the hand is dealt."""
         if self.match.is_over:
             raise IllegalActionError.of(ReasonCode.MATCH_OVER)
         if self.waiting().kind is not WaitKind.NEXT:
             raise IllegalActionError.of(ReasonCode.NOT_HAND_OVER)
+        if self.fair is not None and entropy is not None:
+            self.fair.add_entropy(self.hand_number + 1, seat, entropy)
         self._ready.add(seat)
         if self.awaiting_next:
             return []
@@ -271,7 +306,10 @@ class Table:
         """Deal the next hand now (also when a human's word is not awaited any longer)."""
         if self.waiting().kind is not WaitKind.NEXT:
             raise IllegalActionError.of(ReasonCode.NOT_HAND_OVER)
-        self.match.deal()
+        if self.fair is None:
+            self.match.deal()
+        else:
+            self.match.deal(self.fair.deal(self.hand_number + 1))
         self._ready.clear()
         return [self._event(EventKind.DEAL)]
 
@@ -332,10 +370,14 @@ class Table:
 
     def record(self, **metadata: Any) -> Record:
         """The match so far as a ``baloot/1`` record, its players named (the seed kept as
-        ``x_seed`` so that a resumed match deals on as this one would)."""
+        ``x_seed`` so that a resumed match deals on as this one would), each finished hand
+        with its fair table at a table with fair deals."""
         players = {seat.name: self.players[seat].label for seat in Seat}
         extra = {} if self.seed is None else {"x_seed": self.seed}
-        return Record.of(self.match, players=players, **extra, **metadata)
+        record = Record.of(self.match, players=players, **extra, **metadata)
+        for number, hand in enumerate(record.hands, 1):
+            hand.fair = self.revealed_fair(number)
+        return record
 
     def history(self) -> Iterator[tuple[int, Hand]]:
         """Every hand dealt so far, with its number."""
@@ -362,6 +404,8 @@ class Table:
             trick = hand.tricks()[-1]
         events = [self._event(EventKind.ACTION, action, trick)]
         if hand.is_over:
+            if self.fair is not None and not self.match.is_over:
+                self.fair.commit(self.hand_number + 1)  # before anyone speaks of the next
             events.append(self._event(EventKind.HAND_OVER))
             tell_hand_over(hand, self.bots)
         return events

@@ -9,6 +9,7 @@ import { forget, myTables, seatUrl } from "./mytables.js";
 
 /** The bots a person picks by level; every other bot of the server is under "more". */
 const LEVELS = ["easy", "medium", "hard"];
+import { randomEntropy, rememberCommitment, rememberEntropy } from "./fair.js";
 
 let options = null;
 
@@ -131,6 +132,8 @@ async function create(event) {
   }
   const timer = $("timer").value === "" ? null : Number($("timer").value);
   const body = { rules: rulesBody(), seats, names, timer, public: $("public").checked };
+  const mine = creatorSeat(LISTED_SEATS.filter((seat) => seats[seat] === "human"));
+  if (mine) body.entropy = { [mine]: randomEntropy() };
   const button = $("create-btn");
   button.disabled = true;
   button.textContent = t("creating");
@@ -141,6 +144,8 @@ async function create(event) {
     });
     const answer = await response.json().catch(() => ({}));
     if (response.status !== 201 && !response.ok) throw new Error(answer.error || String(response.status));
+    rememberCommitment(answer.table, answer.fair);
+    if (mine && answer.fair) rememberEntropy(answer.table, answer.fair.hand, body.entropy[mine]);
     showCreated(answer);
     if (body.public) loadTables();
   } catch (err) {
@@ -170,6 +175,11 @@ function linkRow(label, url) {
   return el("div", { class: "link-row" }, el("span", {}, label), input, button);
 }
 
+/** The seat the table's creator takes among the `humans`: South, else the first listed. */
+function creatorSeat(humans) {
+  return humans.includes("S") ? "S" : LISTED_SEATS.find((seat) => humans.includes(seat));
+}
+
 function showCreated(answer) {
   const rows = [];
   const humans = Object.keys(answer.seats || {});
@@ -177,7 +187,7 @@ function showCreated(answer) {
     rows.push(linkRow(t("seat_link", { seat: t("seat_" + seat) }), location.origin + answer.seats[seat].url));
   }
   rows.push(linkRow(t("spectate_label"), location.origin + answer.spectate));
-  const mine = humans.includes("S") ? "S" : humans[0];
+  const mine = creatorSeat(humans);
   if (mine) {
     rows.push(el("a", { class: "btn primary", href: withLang(answer.seats[mine].url) }, t("go_seat", { seat: t("seat_" + mine) })));
   } else {
@@ -224,12 +234,15 @@ async function quickPlay() {
   button.disabled = true;
   $("quick-error").textContent = "";
   try {
+    const entropy = randomEntropy(); // South's part of the first deal (fair deals)
     const response = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ seats: { S: "human", N: bot, E: bot, W: bot } }),
+      body: JSON.stringify({ seats: { S: "human", N: bot, E: bot, W: bot }, entropy: { S: entropy } }),
     });
     const answer = await response.json().catch(() => ({}));
     if (response.status !== 201) throw new Error(answer.error || String(response.status));
+    rememberCommitment(answer.table, answer.fair);
+    if (answer.fair) rememberEntropy(answer.table, answer.fair.hand, entropy);
     location.assign(withLang(answer.seats.S.url));
   } catch (err) {
     $("quick-error").textContent = t("error_prefix") + err.message;

@@ -175,9 +175,10 @@ export class TableConnection {
     return this.send({ type: "act", id, action }) ? id : null;
   }
 
-  control(type) {
+  /** Sends a control message (`next`, `undo`, …) with `extra` fields; returns its id. */
+  control(type, extra = {}) {
     const id = this.newId(type[0]);
-    return this.send({ type, id }) ? id : null;
+    return this.send({ ...extra, type, id }) ? id : null;
   }
 
   receive(message) {

@@ -17,6 +17,7 @@ import { remember as rememberSeat } from "./mytables.js";
 import { IN_TABLE, sheetFigures } from "./sheet.js";
 import { finishedNotice, resultActions } from "./result.js";
 import { followDock } from "./dock.js";
+import { checkReveal, randomEntropy, rememberCommitment, rememberEntropy } from "./fair.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -33,6 +34,7 @@ const ui = {
   worded: {}, // hand number → worded sheet lines
   lines: {}, // hand number → its sheet lines, keyed (from the hand-over or the sheet endpoint)
   result: null, // the end of the match's buttons, made once
+  fairChecked: {}, // hand number → true / false: what this page found of its deal's reveal
   wording: {},
 };
 
@@ -124,6 +126,9 @@ function onChange(kind, message) {
     showHint(message);
     return;
   }
+  const withMatch = kind === "snapshot" || kind === "deal" || kind === "hand-over";
+  if (withMatch && conn.match && conn.match.fair) rememberCommitment(tableId, conn.match.fair);
+  if (kind === "hand-over" && message.fair) checkDeal(message.fair, message.view);
   if (kind === "snapshot" || kind === "event" || kind === "deal" || kind === "hand-over") {
     ui.pending = false;
     const mine = kind === "event" && message.action && readAction(message.action).seat === mySeat();
@@ -143,9 +148,28 @@ function send(action) {
   }
 }
 
+/** Check the revealed deal of a hand (fair.js), then show what was found on its sheet. */
+async function checkDeal(fair, view) {
+  let found;
+  try {
+    found = await checkReveal(tableId, fair, view);
+  } catch (err) {
+    return; // no SubtleCrypto (a page served over plain http elsewhere than localhost)
+  }
+  if (found === null) return;
+  ui.fairChecked[fair.hand] = found;
+  render();
+}
+
 function sendControl(type) {
   if (type !== "hint" && ui.pending) return;
-  const id = conn.control(type);
+  const extra = {};
+  if (type === "next") {
+    extra.entropy = randomEntropy();
+    const fair = conn.match && conn.match.fair;
+    if (fair) rememberEntropy(tableId, fair.hand, extra.entropy);
+  }
+  const id = conn.control(type, extra);
   if (!id) return;
   if (type === "next") ui.nextSentFor = conn.match ? conn.match.hand : null;
   if (type === "undo" || type === "claim") ui.pending = true;
@@ -528,6 +552,12 @@ function renderSheet() {
   if (lines && lines.length) {
     const said = lines.filter((_, i) => !(figures && keyed[i] && IN_TABLE.has(keyed[i].key)));
     items.push(el("ul", { class: "sheet-lines" }, said.map((line) => el("li", {}, line))));
+  }
+  if (handNumber in ui.fairChecked) {
+    const verified = ui.fairChecked[handNumber];
+    items.push(el("p", { class: verified ? "fair-line" : "fair-line warn", "data-fair": verified ? "verified" : "failed" },
+      verified ? t("deal_verified") : t("deal_not_verified"), " ",
+      el("a", { href: withLang("/fair"), target: "_blank", rel: "noopener" }, t("deal_how"))));
   }
   if (result && analysable(result, match)) {
     items.push(el("a", { class: "analysis-link", href: analysisHref(handNumber), target: "_blank", rel: "noopener",
