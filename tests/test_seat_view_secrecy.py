@@ -55,9 +55,11 @@ from baloot.core.knowledge import Knowledge
 LISTENERS: tuple[Seat | None, ...] = (None, Seat.N, Seat.W, Seat.S, Seat.E)
 
 #: A run of card texts, alone or glued together (``Td``, ``sira:Td9d8d``), in any written form
-#: a reader accepts (``10h``, ``T♥``), not inside a longer word.
+#: a reader accepts (``10h``, ``T♥``), not inside a longer word. A word here is also a
+#: URL-safe identifier, which glues letters with ``-`` and ``_``: a table's random id such as
+#: ``x3-Kh9`` holds no card.
 _CARD_RUN = re.compile(
-    r"(?<![A-Za-z0-9_])((?:(?:10|[AKQJT987])[shdc♠♥♦♣]\ufe0f?)+)(?![A-Za-z0-9_])"
+    r"(?<![A-Za-z0-9_-])((?:(?:10|[AKQJT987])[shdc♠♥♦♣]\ufe0f?)+)(?![A-Za-z0-9_-])"
 )
 _ONE_CARD = re.compile(r"(?:10|[AKQJT987])[shdc♠♥♦♣]\ufe0f?")
 
@@ -522,3 +524,13 @@ def test_the_sira_is_public_once_the_second_trick_begins(contract: str) -> None:
     for listener in LISTENERS:
         assert shown in SeatView.of(hand, listener).to_json()["shown"]
     assert_no_leak(hand, "the second trick")
+
+
+def test_a_random_identifier_is_never_read_as_a_card() -> None:
+    """A table's id and a seat's token are URL-safe text: ``Kh`` glued to one by ``-`` is no
+    card, so that the leak checks do not fail on the id a room drew."""
+    assert cards_in_text('{"id": "x3-Kh", "token": "Kh-9d_Qs"}') == frozenset()
+    assert cards_in_text('{"action": "S play Kh", "cards": ["Kh", "9d"]}') == {
+        Card.parse("Kh"),
+        Card.parse("9d"),
+    }
