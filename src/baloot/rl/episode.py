@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+from baloot.core.actions import Action
+from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import Rules
@@ -26,10 +28,12 @@ class Episode:
     """A hand (``Reward.HAND``) or a match (``Reward.MATCH``) dealt by ``rng``, its dealer
     drawn from ``rng`` too."""
 
-    __slots__ = ("_hand", "_match", "reward")
+    __slots__ = ("_hand", "_match", "applied", "reward")
 
     def __init__(self, rng: random.Random, reward: Reward, rules: Rules) -> None:
         self.reward = reward
+        #: The last action applied, as the hand recorded it (the Baloot word announced).
+        self.applied: Action | None = None
         dealer = Seat(rng.randrange(4))
         if reward is Reward.MATCH:
             self._match: Match | None = Match.new(rng=rng, dealer=dealer, rules=rules)
@@ -57,18 +61,18 @@ class Episode:
         if seat is None:
             raise ValueError("the episode is over: reset it")
         chosen = action_at(index, seat)
-        if chosen not in hand.legal_actions():
-            raise ValueError(f"action {index} ({chosen}) is not legal now")
         announced = hand.announced(chosen)
         match = self._match
+        try:  # the engine's own check: it applies nothing it refuses
+            self.applied = hand.apply(announced) if match is None else match.apply(announced)
+        except IllegalActionError:
+            raise ValueError(f"action {index} ({chosen}) is not legal now") from None
         if match is None:
-            hand.apply(announced)
             if not hand.is_over:
                 return None
             score = hand.result().score or (0, 0)
             diff = float(score[0] - score[1])
             return (diff, -diff, diff, -diff)
-        match.apply(announced)
         self._hand = match.hand
         if not match.is_over:
             return None

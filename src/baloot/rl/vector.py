@@ -30,9 +30,9 @@ import numpy.typing as npt
 from baloot.core.rules import Rules
 from baloot.rl.action_space import NUM_ACTIONS, index_of
 from baloot.rl.episode import Episode
-from baloot.rl.observation import SIZE, encode
+from baloot.rl.observation import SIZE
 from baloot.rl.options import Reward, reward_of, rules_of
-from baloot.view.seat_view import SeatView
+from baloot.rl.tracker import GATHER, TABLE_SIZE, Tracker
 
 Array = npt.NDArray[Any]
 Batch = tuple[Array, Array, Array]
@@ -64,6 +64,8 @@ class VectorEnv:
         self._seed = seed
         self._rngs: list[random.Random] = []
         self._episodes: list[Episode] = []
+        self._trackers: list[Tracker] = []
+        self._tables = np.zeros((n, TABLE_SIZE), np.float32)
         self.observations = np.zeros((n, SIZE), np.float32)
         self.masks = np.zeros((n, NUM_ACTIONS), np.int8)
         self.to_act = np.zeros(n, np.int8)
@@ -76,6 +78,9 @@ class VectorEnv:
         self._seed = master.getrandbits(64)
         self._rngs = [random.Random(master.getrandbits(64)) for _ in range(self.n)]
         self._episodes = [self._new(i) for i in range(self.n)]
+        self._trackers = [
+            Tracker(episode.hand, self._tables[i]) for i, episode in enumerate(self._episodes)
+        ]
         for i in range(self.n):
             self._observe(i)
         self.rewards.fill(0.0)
@@ -100,11 +105,18 @@ class VectorEnv:
         self.rewards.fill(0.0)
         self.done.fill(False)
         for i, index in enumerate(chosen.tolist()):
-            pay = self._episodes[i].apply(index)
+            episode = self._episodes[i]
+            pay = episode.apply(index)
+            tracker = self._trackers[i]
             if pay is not None:
                 self.rewards[i] = pay
                 self.done[i] = True
-                self._episodes[i] = self._new(i)
+                episode = self._episodes[i] = self._new(i)
+                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+            elif episode.hand is not tracker.hand:
+                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+            elif episode.applied is not None:
+                tracker.follow(episode.applied)
             self._observe(i)
         return self.observations, self.masks, self.to_act, self.rewards, self.done
 
@@ -119,11 +131,10 @@ class VectorEnv:
         hand = self._episodes[i].hand
         seat = hand.to_act
         assert seat is not None  # an ended episode is replaced at once
-        view = SeatView.of(hand, seat)
-        encode(view, self.observations[i])
+        self._trackers[i].table.take(GATHER[seat], out=self.observations[i])
         mask = self.masks[i]
         mask.fill(0)
-        mask[[index_of(action) for action in view.legal]] = 1
+        mask[[index_of(action) for action in hand.legal_actions()]] = 1
         self.to_act[i] = seat
 
 
