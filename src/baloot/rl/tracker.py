@@ -156,6 +156,11 @@ class Tracker:
         self.hand = hand
         self._start()
 
+    @property
+    def to_act(self) -> int:
+        """The seat to act (0–3 = N, W, S, E), -1 once the hand is over."""
+        return self._to_act
+
     def observe(self, seat: Seat | int, out: Vector | None = None) -> Vector:
         """The observation of ``seat``, written into ``out`` when given."""
         found: Vector = self.table.take(GATHER[seat], out=out)

@@ -128,13 +128,14 @@ class VectorEnv:
         return Episode(self._rngs[i], self.reward_mode, self.rules)
 
     def _observe(self, i: int) -> None:
-        hand = self._episodes[i].hand
-        seat = hand.to_act
-        assert seat is not None  # an ended episode is replaced at once
-        self._trackers[i].table.take(GATHER[seat], out=self.observations[i])
+        tracker = self._trackers[i]
+        seat = tracker.to_act
+        assert seat >= 0  # an ended episode is replaced at once
+        tracker.table.take(GATHER[seat], out=self.observations[i])
         mask = self.masks[i]
         mask.fill(0)
-        mask[[index_of(action) for action in hand.legal_actions()]] = 1
+        for action in tracker.hand.legal_actions():
+            mask[index_of(action)] = 1
         self.to_act[i] = seat
 
 
