@@ -6,7 +6,9 @@ always the decision of the seat to act in episode ``i`` (``to_act[i]``, 0–3 = 
 an episode that ends in a step is paid in ``rewards[i]`` (by seat), marked in ``done[i]``,
 and replaced at once by the next one from its own generator, whose first decision is then
 row ``i``. The arrays are the environment's own buffers, rewritten by every call: copy what
-must be kept. Observations and rewards are those of :func:`~baloot.rl.aec.aec_env`.
+must be kept. Observations and rewards are those of :func:`~baloot.rl.aec.aec_env`; the
+observations are not built from a fresh view at every decision but kept by each episode's
+:class:`~baloot.rl.tracker.Tracker`, action by action, and gathered for the seat to act.
 
 >>> env = VectorEnv(3, seed=1)
 >>> observations, masks, to_act = env.reset()
@@ -71,6 +73,7 @@ class VectorEnv:
         self.to_act = np.zeros(n, np.int8)
         self.rewards = np.zeros((n, 4), np.float32)
         self.done = np.zeros(n, np.bool_)
+        self._rows = np.arange(n)
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start ``n`` new episodes; their first decisions."""
@@ -98,7 +101,7 @@ class VectorEnv:
             raise ValueError(f"actions are {self.n} integers, not an array of {chosen.shape}")
         if chosen.min() < 0 or chosen.max() >= NUM_ACTIONS:
             raise ValueError(f"an action index is 0–{NUM_ACTIONS - 1}")
-        wrong = np.flatnonzero(self.masks[np.arange(self.n), chosen] == 0)
+        wrong = np.flatnonzero(self.masks[self._rows, chosen] == 0)
         if wrong.size:
             i = int(wrong[0])
             raise ValueError(f"action {int(chosen[i])} is not legal in episode {i}")
