@@ -201,13 +201,10 @@ class Tracker:
             self._hands[seat] &= ~(1 << c)
             t[_AT["held"] + seat] -= 0.125
             t[_AT["played"] + seat * 32 + c] = 1
-            trick, words = _AT["trick"], _AT["trick_words"]
-            if self._plays % 4 == 0:
-                t[trick : trick + 128] = 0
-                t[words : words + 8] = 0
-                t[_AT["trick_leader"] : _AT["trick_leader"] + 4] = 0
+            words = _AT["trick_words"]
+            if self._plays % 4 == 0:  # the last trick was cleared when it ended
                 t[_AT["trick_leader"] + seat] = 1
-            t[trick + seat * 32 + c] = 1
+            t[_AT["trick"] + seat * 32 + c] = 1
             t[words + seat * 2] = action.ekka
             t[words + seat * 2 + 1] = action.baloot
             self._plays += 1
@@ -295,15 +292,18 @@ class Tracker:
 
     def _trick_done(self) -> None:
         t, hand = self.table, self.hand
-        for name, size in (("trick", 128), ("trick_words", 8), ("trick_leader", 4)):
-            t[_AT[name] : _AT[name] + size] = 0
-        t[_AT["trick_number"]] = hand.trick_number / 8
-        for team in range(2):
-            t[_AT["tricks_won"] + team] = hand.tricks_won[team] / 8
+        t[_AT["trick"] : _AT["trick_words"] + 8] = 0  # the trick, its leader, its words
+        done = hand.trick_number
+        t[_AT["trick_number"]] = done / 8
+        won = hand.tricks_won
         points = hand.card_points()
-        for team in range(2):
-            t[_AT["card_points"] + team] = points[team] / 162
-        if hand.trick_number == 1:
+        at = _AT["tricks_won"]
+        t[at] = won[0] / 8
+        t[at + 1] = won[1] / 8
+        at = _AT["card_points"]
+        t[at] = points[0] / 162
+        t[at + 1] = points[1] / 162
+        if done == 1:
             for shown in hand.shown_projects():
                 at = _AT["shown"] + shown.seat * 32
                 for card in shown.project.cards:
