@@ -389,11 +389,14 @@ def test_a_tracker_follows_a_hand_from_its_deal() -> None:
 # ------------------------------------------------------------------ the vector environment
 
 
-def test_each_row_of_the_vector_env_is_its_episodes_seat_to_act() -> None:
-    env = VectorEnv(6, seed=3, rules="federation")
+@pytest.mark.parametrize("reward", ["hand", "match"])
+def test_each_row_of_the_vector_env_is_its_episodes_seat_to_act(reward: str) -> None:
+    """Row by row, the observation is the encoding of the seat to act's view and the mask its
+    legal actions, across the hands of a match too."""
+    env = VectorEnv(6, seed=3, rules="federation", reward=reward)
     _, masks, _ = env.reset()
     rng = np.random.default_rng(1)
-    for _ in range(60):
+    for _ in range(90):
         observations, masks, to_act, _, _ = env.step(random_actions(masks, rng))
         for i in range(env.n):
             hand = env.episode(i).hand
