@@ -15,12 +15,11 @@ from __future__ import annotations
 import random
 
 from baloot.core.actions import Action
-from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.match import Match
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat, Team
-from baloot.rl.action_space import action_at
+from baloot.rl.action_space import action_at, index_of
 from baloot.rl.options import Reward
 
 
@@ -52,21 +51,24 @@ class Episode:
         """The match of a ``match`` episode."""
         return self._match
 
-    def apply(self, index: int) -> tuple[float, float, float, float] | None:
+    def apply(
+        self, index: int, *, checked: bool = False
+    ) -> tuple[float, float, float, float] | None:
         """Apply the action at ``index`` of the seat to act (the Baloot word announced as a
         player would); the pay of each seat (N, W, S, E) when the episode just ended, else
-        None. An index that is not legal now is a ValueError and changes nothing."""
+        None. An index that is not legal now is a ValueError and changes nothing.
+        ``checked``: the caller found ``index`` in the mask of this position's legal actions
+        already (the vector environment checks a whole step at once)."""
         hand = self._hand
         seat = hand.to_act
         if seat is None:
             raise ValueError("the episode is over: reset it")
         chosen = action_at(index, seat)
+        if not checked and index not in [index_of(action) for action in hand.legal_actions()]:
+            raise ValueError(f"action {index} ({chosen}) is not legal now")
         announced = hand.announced(chosen)
         match = self._match
-        try:  # the engine's own check: it applies nothing it refuses
-            self.applied = hand.apply(announced) if match is None else match.apply(announced)
-        except IllegalActionError:
-            raise ValueError(f"action {index} ({chosen}) is not legal now") from None
+        self.applied = hand.apply(announced) if match is None else match.apply(announced)
         if match is None:
             if not hand.is_over:
                 return None

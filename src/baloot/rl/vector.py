@@ -109,7 +109,7 @@ class VectorEnv:
         self.done.fill(False)
         for i, index in enumerate(chosen.tolist()):
             episode = self._episodes[i]
-            pay = episode.apply(index)
+            pay = episode.apply(index, checked=True)
             tracker = self._trackers[i]
             if pay is not None:
                 self.rewards[i] = pay
