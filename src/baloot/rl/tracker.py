@@ -1,4 +1,5 @@
-"""The observation kept up to date action by action: what makes the vector environment fast.
+"""The observation kept up to date action by action, so that the vector environment need not
+build and encode a view for every decision.
 
 Building a :class:`~baloot.view.seat_view.SeatView` and encoding it again for every decision
 costs far more than the engine's move; but one action changes only a few values. A
@@ -52,11 +53,10 @@ from baloot.rl.observation import (
     rules_vector,
 )
 
-#: How a slice of the observation is read from the table, by slice name: ``"seat"`` (the
-#: observer's own seat), ``"seats"`` (one value or block per seat, relative), ``"teams"`` (own
-#: team, other team), ``"own"`` (the observer's private part), ``"others"`` (a block for each
-#: other seat), ``"bidding"`` and ``"doubling"`` (a seat among other indices); anything else is
-#: the same for every observer.
+#: How a slice of the observation is read from the table depends on the set its name is in:
+#: one value or block per seat (relative to the observer), per team (own, other), the
+#: observer's private part, a block for each other seat; ``seat``, ``bidding`` and
+#: ``doubling`` are read apart, and any other slice is the same for every observer.
 _SEATS: Final = frozenset(
     {"dealer", "to_act", "question_about", "held", "taker", "opening_passes", "declarer",
      "doubling_passes", "played", "trick", "trick_leader", "trick_words", "declared", "shown"}
