@@ -1,5 +1,4 @@
-"""The observation kept up to date action by action, so that the vector environment need not
-build and encode a view for every decision.
+"""The observation kept up to date action by action, not built and encoded anew per decision.
 
 Building a :class:`~baloot.view.seat_view.SeatView` and encoding it again for every decision
 costs far more than the engine's move; but one action changes only a few values. A
