@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Time random play through the learning environments: decisions a second on one core.
 
-Four ways of playing the same random game (a legal action drawn uniformly from the mask,
-hands of classic rules, one hand an episode): the PettingZoo AEC environment
-(``baloot.rl.aec_env``, an observation and a mask per decision, the agent loop of PettingZoo),
-and ``baloot.rl.VectorEnv`` at each of ``--sizes`` (n hands stepped in one call), with the
-engine alone beside them (``Hand.legal_actions`` and ``Hand.apply``, no observation) as the
-floor every environment stands on. Each runs for at least ``--decisions`` decisions; the
-vector environment's reset is timed apart. The process is pinned to one core. Exit status 2
-for bad arguments.
+Random play (a legal action drawn uniformly, hands of classic rules, one hand an episode)
+through the PettingZoo AEC environment (``baloot.rl.aec_env``, an observation and a mask per
+decision, the agent loop of PettingZoo) and ``baloot.rl.VectorEnv`` at each of ``--sizes`` (n
+hands stepped in one call); below them what they stand on: the engine alone
+(``Hand.legal_actions`` and ``Hand.apply``, no observation) and the engine with the knowledge
+facts every observation carries (``every_seat``, the engine's own inference, once an action).
+Beside them, two other card games played the same way from a Python loop: OpenSpiel's C++
+bridge through pyspiel (the cards played out, an observation tensor and a mask per decision)
+and colver's Belote Contrée (a Rust engine; ``step`` returns the observation and the legal
+actions; the ``bench`` extra), each left out when not installed. Each runs for at least
+``--decisions`` decisions; the vector environment's reset is timed apart. Time is the
+process's CPU time, pinned to one core, so the load of a shared machine does not count.
+Exit status 2 for bad arguments.
 
     PYTHONPATH=src python3 scripts/bench_rl.py --decisions 20000 --sizes 1,64,1024
 """
@@ -20,24 +25,90 @@ import os
 import random
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
 from baloot.core.hand import Hand
+from baloot.core.knowledge import every_seat
 from baloot.rl import VectorEnv, aec_env, random_actions
+
+clock = time.process_time
 
 
 def engine_alone(decisions: int, seed: int) -> float:
     """Decisions a second of random play on the engine, without observations."""
     rng = random.Random(seed)
     done = 0
-    start = time.perf_counter()
+    start = clock()
     while done < decisions:
         hand = Hand.new(rng=rng)
         while not hand.is_over:
             hand.apply(rng.choice(hand.legal_actions()))
             done += 1
-    return done / (time.perf_counter() - start)
+    return done / (clock() - start)
+
+
+def engine_and_knowledge(decisions: int, seed: int) -> float:
+    """Decisions a second of random play on the engine, with the knowledge facts after
+    every action (what any observation of the view needs)."""
+    rng = random.Random(seed)
+    done = 0
+    start = clock()
+    while done < decisions:
+        hand = Hand.new(rng=rng)
+        while not hand.is_over:
+            hand.apply(rng.choice(hand.legal_actions()))
+            every_seat(hand)
+            done += 1
+    return done / (clock() - start)
+
+
+def openspiel_bridge(decisions: int, seed: int) -> float | None:
+    """Decisions a second of random play of OpenSpiel's bridge (C++) through pyspiel: the
+    auction and the play, an observation tensor and a mask per decision; None without
+    pyspiel."""
+    try:
+        import pyspiel  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("bridge", {"use_double_dummy_result": False})
+    rng = random.Random(seed)
+    done = 0
+    start = clock()
+    while done < decisions:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.observation_tensor()
+            state.legal_actions_mask()
+            state.apply_action(rng.choice(state.legal_actions()))
+            done += 1
+    return done / (clock() - start)
+
+
+def colver_loop(decisions: int, seed: int) -> float | None:
+    """Decisions a second of random play of colver's Belote Contrée from a Python loop: its
+    ``step`` returns the next observation and legal actions; None without colver."""
+    try:
+        import colver  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    env: Any = colver.Env.deal(seed=seed)
+    rng = random.Random(seed)
+    done = 0
+    start = clock()
+    while done < decisions:
+        env.reset()
+        env.get_observation()
+        legal = env.legal_actions()
+        finished = False
+        while not finished:
+            _, _, finished, legal = env.step(rng.choice(legal))
+            done += 1
+    return done / (clock() - start)
 
 
 def aec(decisions: int, seed: int) -> float:
@@ -45,7 +116,7 @@ def aec(decisions: int, seed: int) -> float:
     env = aec_env(seed=seed)
     rng = np.random.default_rng(seed)
     done = 0
-    start = time.perf_counter()
+    start = clock()
     while done < decisions:
         env.reset()
         for _ in env.agent_iter():
@@ -55,21 +126,21 @@ def aec(decisions: int, seed: int) -> float:
                 continue
             env.step(int(random_actions(observation["action_mask"][None, :], rng)[0]))
             done += 1
-    return done / (time.perf_counter() - start)
+    return done / (clock() - start)
 
 
 def vector(n: int, decisions: int, seed: int) -> tuple[float, float]:
     """Decisions a second of random play through ``VectorEnv(n)``, and its reset in s."""
     env = VectorEnv(n, seed=seed)
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
+    start = clock()
     _, masks, _ = env.reset()
-    reset = time.perf_counter() - start
+    reset = clock() - start
     steps = max(1, -(-decisions // n))
-    start = time.perf_counter()
+    start = clock()
     for _ in range(steps):
         _, masks, _, _, _ = env.step(random_actions(masks, rng))
-    return steps * n / (time.perf_counter() - start), reset
+    return steps * n / (clock() - start), reset
 
 
 def sizes(text: str) -> list[int]:
@@ -93,13 +164,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--decisions is at least 1")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    floor = engine_alone(args.decisions, args.seed)
-    rows: list[tuple[str, float, float | None]] = [("engine alone, no observation", floor, None)]
-    rows.append(("AEC env (PettingZoo)", aec(args.decisions, args.seed), None))
+    base = aec(args.decisions, args.seed)
+    rows: list[tuple[str, float, float | None]] = [("AEC env (PettingZoo)", base, None)]
     for n in args.sizes:
         rate, reset = vector(n, args.decisions, args.seed)
         rows.append((f"VectorEnv n={n}", rate, reset))
-    base = rows[1][1]
+    rows.append(("engine alone, no observation", engine_alone(args.decisions, args.seed), None))
+    rows.append(("engine + knowledge facts", engine_and_knowledge(args.decisions, args.seed), None))
+    for name, rate_of in (
+        ("OpenSpiel bridge (C++, pyspiel)", openspiel_bridge),
+        ("colver Belote (Rust), Python loop", colver_loop),
+    ):
+        other = rate_of(args.decisions, args.seed)
+        if other is not None:
+            rows.append((name, other, None))
     print(f"{'':32} {'decisions/s':>12} {'× AEC':>7} {'reset s':>8}")
     for name, speed, reset_s in rows:
         reset_text = "" if reset_s is None else f"{reset_s:.3f}"

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("pettingzoo")
@@ -37,6 +37,7 @@ from baloot.rl import (  # noqa: E402
     register_openspiel,
 )
 from baloot.rl.action_space import indices  # noqa: E402
+from baloot.rl.tracker import Tracker  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
@@ -330,14 +331,72 @@ def test_openspiel_ismcts_plays_a_hand_to_its_end() -> None:
     assert sum(returns) == 0 and returns[0] == returns[2]
 
 
+# ------------------------------------------------------------------ the tracker
+
+
+def followed(hand: Hand) -> Tracker:
+    """A tracker that followed the actions of ``hand`` from its deal, on a hand of its own."""
+    replay = Hand(list(hand.deck), hand.dealer, hand.rules, hand.score_before)
+    tracker = Tracker(replay)
+    for action in hand.actions:
+        tracker.follow(replay.apply(action))
+    return tracker
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_the_tracker_gives_every_seat_the_encoding_of_its_view_at_every_decision(
+    seed: int,
+) -> None:
+    """Action by action through a random hand under random rules (and a random match
+    score), each seat's row of the tracker is :func:`encode` of its view, value for value."""
+    rng = random.Random(seed)
+    before = (rng.randrange(200), rng.randrange(200))
+    hand = Hand.new(rng=rng, dealer=Seat(rng.randrange(4)), rules=Rules.random(rng),
+                    score_before=before)  # fmt: skip
+    tracker = Tracker(hand)
+    while not hand.is_over:
+        for seat in Seat:
+            assert np.array_equal(tracker.observe(seat), encode(SeatView.of(hand, seat)))
+        tracker.follow(hand.apply(hand.announced(rng.choice(hand.legal_actions()))))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_hidden_cards_never_change_the_trackers_observation(seed: int) -> None:
+    """A tracker that follows a world the sampler deals for a seat (the hidden cards dealt
+    again, the same actions heard) gives that seat the row of the real hand."""
+    rng = random.Random(seed)
+    hand = Hand.new(rng=rng, dealer=Seat(rng.randrange(4)), rules=Rules.random(rng))
+    for _ in range(rng.randrange(60)):
+        if hand.is_over:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    seat = hand.to_act or Seat(rng.randrange(4))
+    expected = followed(hand).observe(seat)
+    sampler = WorldSampler(SeatView.of(hand, seat))
+    for _ in range(3):
+        assert np.array_equal(followed(sampler.world(rng)).observe(seat), expected)
+
+
+def test_a_tracker_follows_a_hand_from_its_deal() -> None:
+    hand = Hand.new(rng=random.Random(1))
+    hand.apply(hand.legal_actions()[0])
+    with pytest.raises(ValueError, match="from its first action"):
+        Tracker(hand)
+
+
 # ------------------------------------------------------------------ the vector environment
 
 
-def test_each_row_of_the_vector_env_is_its_episodes_seat_to_act() -> None:
-    env = VectorEnv(6, seed=3, rules="federation")
+@pytest.mark.parametrize("reward", ["hand", "match"])
+def test_each_row_of_the_vector_env_is_its_episodes_seat_to_act(reward: str) -> None:
+    """Row by row, the observation is the encoding of the seat to act's view and the mask its
+    legal actions, across the hands of a match too."""
+    env = VectorEnv(6, seed=3, rules="federation", reward=reward)
     _, masks, _ = env.reset()
     rng = np.random.default_rng(1)
-    for _ in range(60):
+    for _ in range(90):
         observations, masks, to_act, _, _ = env.step(random_actions(masks, rng))
         for i in range(env.n):
             hand = env.episode(i).hand

@@ -97,6 +97,9 @@ def action_at(index: int, seat: Seat) -> Action:
 def index_of(action: Action) -> int:
     """The index of ``action`` (a play's Baloot word left out); a ValueError for an action
     outside the space (a declaration naming its cards)."""
+    card = action.card
+    if card is not None:  # a play: most actions, and their index is arithmetic
+        return (EKKA_PLAYS if action.ekka else PLAYS) + card.index
     if action.baloot:
         action = dataclasses.replace(action, baloot=False)
     index = _INDEX.get(action)

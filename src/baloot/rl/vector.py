@@ -6,7 +6,9 @@ always the decision of the seat to act in episode ``i`` (``to_act[i]``, 0–3 = 
 an episode that ends in a step is paid in ``rewards[i]`` (by seat), marked in ``done[i]``,
 and replaced at once by the next one from its own generator, whose first decision is then
 row ``i``. The arrays are the environment's own buffers, rewritten by every call: copy what
-must be kept. Observations and rewards are those of :func:`~baloot.rl.aec.aec_env`.
+must be kept. Observations and rewards are those of :func:`~baloot.rl.aec.aec_env`; the
+observations are not built from a fresh view at every decision but kept by each episode's
+:class:`~baloot.rl.tracker.Tracker`, action by action, and gathered for the seat to act.
 
 >>> env = VectorEnv(3, seed=1)
 >>> observations, masks, to_act = env.reset()
@@ -30,9 +32,9 @@ import numpy.typing as npt
 from baloot.core.rules import Rules
 from baloot.rl.action_space import NUM_ACTIONS, index_of
 from baloot.rl.episode import Episode
-from baloot.rl.observation import SIZE, encode
+from baloot.rl.observation import SIZE
 from baloot.rl.options import Reward, reward_of, rules_of
-from baloot.view.seat_view import SeatView
+from baloot.rl.tracker import GATHER, TABLE_SIZE, Tracker
 
 Array = npt.NDArray[Any]
 Batch = tuple[Array, Array, Array]
@@ -64,11 +66,14 @@ class VectorEnv:
         self._seed = seed
         self._rngs: list[random.Random] = []
         self._episodes: list[Episode] = []
+        self._trackers: list[Tracker] = []
+        self._tables = np.zeros((n, TABLE_SIZE), np.float32)
         self.observations = np.zeros((n, SIZE), np.float32)
         self.masks = np.zeros((n, NUM_ACTIONS), np.int8)
         self.to_act = np.zeros(n, np.int8)
         self.rewards = np.zeros((n, 4), np.float32)
         self.done = np.zeros(n, np.bool_)
+        self._rows = np.arange(n)
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start ``n`` new episodes; their first decisions."""
@@ -76,6 +81,9 @@ class VectorEnv:
         self._seed = master.getrandbits(64)
         self._rngs = [random.Random(master.getrandbits(64)) for _ in range(self.n)]
         self._episodes = [self._new(i) for i in range(self.n)]
+        self._trackers = [
+            Tracker(episode.hand, self._tables[i]) for i, episode in enumerate(self._episodes)
+        ]
         for i in range(self.n):
             self._observe(i)
         self.rewards.fill(0.0)
@@ -93,18 +101,25 @@ class VectorEnv:
             raise ValueError(f"actions are {self.n} integers, not an array of {chosen.shape}")
         if chosen.min() < 0 or chosen.max() >= NUM_ACTIONS:
             raise ValueError(f"an action index is 0–{NUM_ACTIONS - 1}")
-        wrong = np.flatnonzero(self.masks[np.arange(self.n), chosen] == 0)
+        wrong = np.flatnonzero(self.masks[self._rows, chosen] == 0)
         if wrong.size:
             i = int(wrong[0])
             raise ValueError(f"action {int(chosen[i])} is not legal in episode {i}")
         self.rewards.fill(0.0)
         self.done.fill(False)
         for i, index in enumerate(chosen.tolist()):
-            pay = self._episodes[i].apply(index)
+            episode = self._episodes[i]
+            pay = episode.apply(index, checked=True)
+            tracker = self._trackers[i]
             if pay is not None:
                 self.rewards[i] = pay
                 self.done[i] = True
-                self._episodes[i] = self._new(i)
+                episode = self._episodes[i] = self._new(i)
+                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+            elif episode.hand is not tracker.hand:
+                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+            elif episode.applied is not None:
+                tracker.follow(episode.applied)
             self._observe(i)
         return self.observations, self.masks, self.to_act, self.rewards, self.done
 
@@ -116,14 +131,14 @@ class VectorEnv:
         return Episode(self._rngs[i], self.reward_mode, self.rules)
 
     def _observe(self, i: int) -> None:
-        hand = self._episodes[i].hand
-        seat = hand.to_act
-        assert seat is not None  # an ended episode is replaced at once
-        view = SeatView.of(hand, seat)
-        encode(view, self.observations[i])
+        tracker = self._trackers[i]
+        seat = tracker.to_act
+        assert seat >= 0  # an ended episode is replaced at once
+        tracker.table.take(GATHER[seat], out=self.observations[i])
         mask = self.masks[i]
         mask.fill(0)
-        mask[[index_of(action) for action in view.legal]] = 1
+        for action in tracker.hand.legal_actions():
+            mask[index_of(action)] = 1
         self.to_act[i] = seat
 
 

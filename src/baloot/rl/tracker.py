@@ -1,0 +1,387 @@
+"""The observation kept up to date action by action, not built and encoded anew per decision.
+
+Building a :class:`~baloot.view.seat_view.SeatView` and encoding it again for every decision
+costs far more than the engine's move; but one action changes only a few values. A
+:class:`Tracker` follows one hand and writes, after each action, just what it changed into
+a *table*: the observation's values with seats absolute (N, W, S, E) instead of relative to
+an observer, teams absolute (NS, EW), and each seat's private part (its cards, its projects)
+kept apart. Any seat's observation is then one gather of that table (:data:`GATHER`): the
+same values, in the same layout, as :func:`~baloot.rl.observation.encode` of its view.
+
+It reads what the view reads, from the same public accessors of the hand, and nothing else:
+the actions as the table hears them, the public state (phase, question, contract, tricks,
+the knowledge facts, the shown projects), and each seat's own cards into that seat's own
+part, which only that seat's gather takes. ``tests/test_rl.py`` checks, at every decision of
+random hands under random rules, that each seat's gather equals the encoding of its view.
+
+>>> import random
+>>> from baloot.core.hand import Hand
+>>> from baloot.view.seat_view import SeatView
+>>> from baloot.rl.observation import encode
+>>> hand = Hand.new(rng=random.Random(1), dealer="E")
+>>> tracker = Tracker(hand)
+>>> for _ in range(12):
+...     tracker.follow(hand.apply(hand.legal_actions()[-1]))
+>>> seat = hand.to_act
+>>> bool((tracker.observe(seat) == encode(SeatView.of(hand, seat))).all())
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from baloot.core.actions import Action, Verb
+from baloot.core.cards import CardSet
+from baloot.core.hand import Hand
+from baloot.core.knowledge import Knowledge, every_seat
+from baloot.core.seats import Seat
+from baloot.rl.observation import (
+    _BIDS,
+    _PHASES,
+    _QUESTIONS,
+    _STEPS,
+    LAYOUT,
+    OFFSETS,
+    SCORE_SCALE,
+    SIZE,
+    Vector,
+    rules_vector,
+)
+
+#: How a slice of the observation is read from the table depends on the set its name is in:
+#: one value or block per seat (relative to the observer), per team (own, other), the
+#: observer's private part, a block for each other seat; ``seat``, ``bidding`` and
+#: ``doubling`` are read apart, and any other slice is the same for every observer.
+_SEATS: Final = frozenset(
+    {"dealer", "to_act", "question_about", "held", "taker", "opening_passes", "declarer",
+     "doubling_passes", "played", "trick", "trick_leader", "trick_words", "declared", "shown"}
+)  # fmt: skip
+_TEAMS: Final = frozenset({"tricks_won", "card_points", "score"})
+_OWN: Final = frozenset({"own_cards", "own_projects"})
+_OTHERS: Final = frozenset(
+    {"known_excluded", "known_void", "known_no_trump", "known_trump_below", "known_holds",
+     "known_kinds"}
+)  # fmt: skip
+
+
+def _table_layout() -> tuple[dict[str, int], int]:
+    """Where each slice lies in the table (a seat's or each other's part, for all four), and
+    the table's size; two cells at the end hold the constants 0 and 1."""
+    at: dict[str, int] = {}
+    size = 0
+    for part in LAYOUT:
+        at[part.name] = size
+        if part.name == "seat":
+            continue
+        if part.name in _OWN:
+            size += 4 * part.size
+        elif part.name in _OTHERS:
+            size += 4 * part.size // 3
+        else:
+            size += part.size
+    return at, size + 2
+
+
+_AT, TABLE_SIZE = _table_layout()
+_ZERO: Final = TABLE_SIZE - 2
+_ONE: Final = TABLE_SIZE - 1
+
+
+def _gather_of(me: int) -> npt.NDArray[np.intp]:
+    """For each value of seat ``me``'s observation, its place in the table."""
+    index = np.empty(SIZE, np.intp)
+    for part in LAYOUT:
+        name, size, begin = part.name, part.size, OFFSETS[part.name]
+        table = _AT[name]
+        for j in range(size):
+            if name == "seat":
+                place = _ONE if j == me else _ZERO
+            elif name in _SEATS:
+                width = size // 4
+                place = table + ((me + j // width) & 3) * width + j % width
+            elif name in _TEAMS:
+                place = table + ((me + j) & 1)
+            elif name in _OWN:
+                place = table + me * size + j
+            elif name in _OTHERS:
+                width = size // 3
+                place = table + ((me + 1 + j // width) & 3) * width + j % width
+            elif name == "bidding":
+                rnd, rest = divmod(j, 4 * len(_BIDS))
+                seat, call = divmod(rest, len(_BIDS))
+                place = table + (rnd * 4 + ((me + seat) & 3)) * len(_BIDS) + call
+            elif name == "doubling":
+                step, seat = divmod(j, 4)
+                place = table + step * 4 + ((me + seat) & 3)
+            else:
+                place = table + j
+            index[begin + j] = place
+    return index
+
+
+#: For each seat (by index), where each value of its observation lies in the table.
+GATHER: Final = np.stack([_gather_of(me) for me in range(4)])
+GATHER.flags.writeable = False
+
+_PHASE: Final = {phase: i for i, phase in enumerate(_PHASES)}
+_QUESTION: Final = {kind: i for i, kind in enumerate(_QUESTIONS)}
+_BID: Final = {verb: i for i, verb in enumerate(_BIDS)}
+_STEP: Final = {verb: i for i, verb in enumerate(_STEPS)}
+_PLAY: Final = Verb.PLAY
+_PASS: Final = Verb.PASS
+_DECLARE: Final = Verb.DECLARE
+_FOUR: Final = Verb.FOUR
+
+
+class Tracker:
+    """Every seat's observation of one hand, kept up to date action by action.
+
+    ``table`` (of :data:`TABLE_SIZE` values) is where it writes: a row of the vector
+    environment's buffer, or an array of its own. Call :meth:`follow` with every action the
+    hand applies, as :meth:`Hand.apply <baloot.core.hand.Hand.apply>` returns it.
+    """
+
+    __slots__ = (
+        "_calls", "_contract", "_hands", "_in_play", "_known", "_opened", "_passes_run",
+        "_phase", "_plays", "_question", "_taker", "_to_act", "_unplayed", "hand", "table",
+    )  # fmt: skip
+
+    def __init__(self, hand: Hand, table: Vector | None = None) -> None:
+        self.table: Vector = np.zeros(TABLE_SIZE, np.float32) if table is None else table
+        self.hand = hand
+        self._start()
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act (0–3 = N, W, S, E), -1 once the hand is over."""
+        return self._to_act
+
+    def observe(self, seat: Seat | int, out: Vector | None = None) -> Vector:
+        """The observation of ``seat``, written into ``out`` when given."""
+        found: Vector = self.table.take(GATHER[seat], out=out)
+        return found
+
+    def _start(self) -> None:
+        hand, t = self.hand, self.table
+        if hand.actions:
+            raise ValueError("a tracker follows a hand from its first action")
+        t.fill(0.0)
+        t[_ONE] = 1.0
+        t[_AT["dealer"] + hand.dealer] = 1
+        t[_AT["exposed"] + hand.exposed.index] = 1
+        rules = rules_vector(hand.rules)
+        t[_AT["rules"] : _AT["rules"] + len(rules)] = rules
+        for team, total in enumerate(hand.score_before):
+            t[_AT["score"] + team] = min(total / SCORE_SCALE, 1.0)
+        self._phase = self._to_act = -1
+        self._question: tuple[int, int] = (-1, -1)
+        self._hands = [-1, -1, -1, -1]
+        self._known: list[Knowledge | None] = [None, None, None, None]
+        self._unplayed = [True, True, True, True]
+        self._contract: object = None
+        self._taker = -1
+        self._calls = self._passes_run = self._plays = 0
+        self._opened = self._in_play = False
+        self._public()
+        self._private()
+
+    def follow(self, action: Action) -> None:
+        """Write what ``action``, just applied to the hand, changed."""
+        t = self.table
+        seat = int(action.seat)
+        card = action.card
+        if action.verb is _PLAY and card is not None:
+            c = card.index
+            t[_AT["own_cards"] + seat * 32 + c] = 0
+            self._hands[seat] &= ~(1 << c)
+            t[_AT["held"] + seat] -= 0.125
+            t[_AT["played"] + seat * 32 + c] = 1
+            words = _AT["trick_words"]
+            if self._plays % 4 == 0:  # the last trick was cleared when it ended
+                t[_AT["trick_leader"] + seat] = 1
+            t[_AT["trick"] + seat * 32 + c] = 1
+            t[words + seat * 2] = action.ekka
+            t[words + seat * 2 + 1] = action.baloot
+            self._plays += 1
+            self._in_play = True
+            if self._unplayed[seat]:
+                self._unplayed[seat] = False
+                self._declared(seat)
+            if self._plays % 4 == 0:
+                self._trick_done()
+        else:
+            self._call(action, seat)
+            self._private()
+        self._public()
+
+    def _call(self, action: Action, seat: int) -> None:
+        """A call of the bidding or the doubling, or a declaration."""
+        t, verb = self.table, action.verb
+        length = self.hand.bidding_length
+        if length is None or self._calls < length:
+            if verb in _BID:
+                rnd = min(self._passes_run // 4, 2)
+                t[_AT["bidding"] + (rnd * 4 + seat) * len(_BIDS) + _BID[verb]] = 1
+            if verb is _PASS:
+                if not self._opened:
+                    self._passes_run += 1
+                    t[_AT["opening_passes"] + seat] = 1
+            else:
+                self._opened = True
+        elif verb is _DECLARE:
+            self._in_play = True
+        elif not self._in_play:
+            if verb is _PASS:
+                t[_AT["doubling_passes"] + seat] = 1
+            else:
+                if verb in _STEP:
+                    t[_AT["doubling"] + _STEP[verb] * 4 + seat] = 1
+                if action.locked:
+                    t[_AT["doubling_locks"] + (verb is _FOUR)] = 1
+        self._calls += 1
+        contract = self.hand.contract
+        if contract != self._contract:
+            self._contract = contract
+            for name, size in (
+                ("contract_kind", 2),
+                ("trump", 4),
+                ("declarer", 4),
+                ("level", 5),
+                ("locked", 1),
+            ):
+                t[_AT[name] : _AT[name] + size] = 0
+            if contract is not None:
+                t[_AT["contract_kind"] + (contract.trump is None)] = 1
+                if contract.trump is not None:
+                    t[_AT["trump"] + contract.trump] = 1
+                t[_AT["declarer"] + contract.declarer] = 1
+                t[_AT["level"] + contract.level - 1] = 1
+                t[_AT["locked"]] = 1 if contract.locked else 0
+        taker = self.hand.taker
+        if taker is not None and taker != self._taker:
+            self._taker = int(taker)
+            t[_AT["taker"] + taker] = 1
+
+    def _private(self) -> None:
+        """Each seat's cards and projects, into its own part, when they changed."""
+        t, hand = self.table, self.hand
+        for seat in range(4):
+            cards = hand.hand(Seat(seat)).mask
+            if cards == self._hands[seat]:
+                continue
+            _write_bits(t, _AT["own_cards"] + seat * 32, max(self._hands[seat], 0), cards)
+            self._hands[seat] = cards
+            t[_AT["held"] + seat] = cards.bit_count() / 8
+            at = _AT["own_projects"] + seat * 4
+            t[at : at + 4] = 0
+            for project in hand.projects(Seat(seat)):
+                t[at + project.kind - 1] += 0.5
+
+    def _declared(self, seat: int) -> None:
+        """What ``seat`` declared, told once it plays its first card."""
+        at = _AT["declared"] + seat * 5
+        t = self.table
+        t[at] = 1
+        for project in self.hand.declared(Seat(seat)) or ():
+            t[at + project.kind] += 0.5
+
+    def _trick_done(self) -> None:
+        t, hand = self.table, self.hand
+        t[_AT["trick"] : _AT["trick_words"] + 8] = 0  # the trick, its leader, its words
+        done = hand.trick_number
+        t[_AT["trick_number"]] = done / 8
+        won = hand.tricks_won
+        points = hand.card_points()
+        at = _AT["tricks_won"]
+        t[at] = won[0] / 8
+        t[at + 1] = won[1] / 8
+        at = _AT["card_points"]
+        t[at] = points[0] / 162
+        t[at + 1] = points[1] / 162
+        if done == 1:
+            for shown in hand.shown_projects():
+                at = _AT["shown"] + shown.seat * 32
+                for card in shown.project.cards:
+                    t[at + card.index] = 1
+
+    def _public(self) -> None:
+        """The phase, the seat to act, the question and the knowledge facts."""
+        t, hand = self.table, self.hand
+        phase = _PHASE[hand.phase]
+        if phase != self._phase:
+            if self._phase >= 0:
+                t[_AT["phase"] + self._phase] = 0
+            t[_AT["phase"] + phase] = 1
+            self._phase = phase
+        to_act = hand.to_act
+        now = -1 if to_act is None else int(to_act)
+        if now != self._to_act:
+            if self._to_act >= 0:
+                t[_AT["to_act"] + self._to_act] = 0
+            if now >= 0:
+                t[_AT["to_act"] + now] = 1
+            self._to_act = now
+        question = hand.question
+        asked = (
+            (-1, -1)
+            if question is None
+            else (_QUESTION[question.kind], -1 if question.about is None else int(question.about))
+        )
+        if asked != self._question:
+            kind, about = self._question
+            if kind >= 0:
+                t[_AT["question"] + kind] = 0
+            if about >= 0:
+                t[_AT["question_about"] + about] = 0
+            kind, about = self._question = asked
+            if kind >= 0:
+                t[_AT["question"] + kind] = 1
+            if about >= 0:
+                t[_AT["question_about"] + about] = 1
+        known = every_seat(hand)
+        for seat in range(4):
+            if known[seat] is not self._known[seat]:
+                self._knowledge(seat, known[seat])
+                self._known[seat] = known[seat]
+
+    def _knowledge(self, seat: int, known: Knowledge) -> None:
+        """The facts about ``seat`` that changed: mostly one card, the one just played."""
+        t = self.table
+        old = self._known[seat]
+        if old is None:
+            old = _NOTHING_KNOWN
+        _write_bits(t, _AT["known_excluded"] + seat * 32, old.excluded.mask, known.excluded.mask)
+        _write_bits(t, _AT["known_holds"] + seat * 32, old.holds.mask, known.holds.mask)
+        if known.void != old.void:
+            at = _AT["known_void"] + seat * 4
+            t[at : at + 4] = 0
+            for suit in known.void:
+                t[at + suit] = 1
+        t[_AT["known_no_trump"] + seat] = known.no_trump
+        if known.trump_below != old.trump_below:
+            at = _AT["known_trump_below"] + seat * 32
+            t[at : at + 32] = 0
+            if known.trump_below is not None:
+                t[at + known.trump_below.index] = 1
+        if known.kinds != old.kinds:
+            at = _AT["known_kinds"] + seat * 4
+            t[at : at + 4] = 0
+            for kind in known.kinds:
+                t[at + kind - 1] += 0.5
+
+
+#: What a tracker's empty table says of a seat.
+_NOTHING_KNOWN: Final = Knowledge(Seat.N, CardSet(), (), False, None, CardSet(), ())
+
+
+def _write_bits(table: Vector, at: int, old: int, new: int) -> None:
+    """Write the bits of card mask ``new`` at ``at`` where it differs from ``old``."""
+    changed = old ^ new
+    while changed:
+        low = changed & -changed
+        changed ^= low
+        table[at + low.bit_length() - 1] = 1.0 if new & low else 0.0
