@@ -34,7 +34,6 @@ from enum import Enum
 from typing import Any
 
 from baloot.core.actions import Action, Verb, without_comment
-from baloot.core.cards import CardSet
 from baloot.core.claim import claim_order, sure_of_every_trick
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, shuffled_deck
@@ -346,8 +345,7 @@ class Table:
         view = SeatView.of(hand, seat)
         contract = view.contract
         assert contract is not None
-        outstanding = CardSet.full() - view.cards - view.played
-        return sure_of_every_trick(view.cards, outstanding, view.trump, contract.locked)
+        return sure_of_every_trick(view.cards, view.others_unseen(), view.trump, contract.locked)
 
     def claim(self, seat: Seat) -> list[Event]:
         """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the

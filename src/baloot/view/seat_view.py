@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from baloot.core.actions import Action, Claim, Verb
 from baloot.core.cards import Card, CardSet, Suit
+from baloot.core.claim import Unseen
 from baloot.core.hand import Hand
 from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import Project, ProjectKind
@@ -165,6 +166,21 @@ class SeatView:
     def played(self) -> CardSet:
         """Every card played so far, the trick in progress included."""
         return CardSet(card for trick in self.tricks for card in trick.cards)
+
+    def others_unseen(self) -> tuple[Unseen, ...]:
+        """Each other seat's hidden cards as this seat can bound them: the unseen cards the
+        history does not exclude for it (nor prove in another's hand), how many it holds, the
+        ones it surely holds; what a claim (Sawa) is weighed against."""
+        unseen = self.unseen
+        sure = {seat: knowledge.holds & unseen for seat, knowledge in self.known.items()}
+        others = []
+        for seat, knowledge in self.known.items():
+            possible = unseen - knowledge.excluded
+            for other, held in sure.items():
+                if other != seat:
+                    possible = possible - held
+            others.append(Unseen(possible, self.held[seat], sure[seat]))
+        return tuple(others)
 
     @property
     def unseen(self) -> CardSet:

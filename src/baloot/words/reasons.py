@@ -58,7 +58,7 @@ AR_REASONS: Final[dict[str, str]] = {
     "must_follow": "{seat}: يجب أن يتبع النوع الملعوب {suit}",
     "over_trump": "{seat}: يجب القطع بحكم أعلى من {card}",
     "trump_partner_led": "{seat}: يجب القطع بالحكم، فالشريك بدأ بـ{card} وليست إكّة ولا معلنة إكّة",
-    "must_trump": "{seat}: يجب لعب ورقة حكم",
+    "must_trump": "{seat}: يجب لعب ورقة حكم، فالملعوب {suit} وليس عنده منه",
     "ekka_sun": "{seat}: لا تُعلن الإكّة في الصن",
     "ekka_not_leading": "{seat}: تُعلن الإكّة عند البدء فقط",
     "ekka_trump": "{seat}: لا تُعلن الإكّة على ورقة حكم",
@@ -71,6 +71,57 @@ AR_REASONS: Final[dict[str, str]] = {
     "project_not_held": "{seat}: لا يملك {project}",
     "declare_lower": "{seat}: لا يجوز إعلان {project} أقل من مشروع معلن",
 }
+
+#: The engine's reasons said to the seat they are about (its ``seat`` parameter), by code:
+#: a player reads "you must follow ♦ diamonds", not "S must follow diamonds". Codes not
+#: here are worded as to anyone, with the seat's name.
+EN_YOU: Final[dict[str, str]] = {
+    "claim_not_proven": "your cards are not sure to win every remaining trick",
+    "not_held": "you do not hold {card}",
+    "lead_trump_locked": "you may not lead a trump in a locked game",
+    "trump_higher": "you must play a trump higher than {card}",
+    "must_follow": "you must follow {suit}",
+    "over_trump": "you must over-trump {card}",
+    "trump_partner_led": "you must trump: your partner led {card}, neither an Ace nor an Ekka",
+    "must_trump": "you must trump: {suit} was led and you have none",
+    "ekka_sun": "you may not announce Ekka in Sun",
+    "ekka_not_leading": "you may announce Ekka only when leading",
+    "ekka_trump": "you may not announce Ekka on a trump",
+    "ekka_ace": "an Ace needs no Ekka",
+    "ekka_higher_out": "you may not announce Ekka with {card}: {higher} not yet played",
+    "baloot_not_due": "you may announce Baloot only with the second of the King and Queen of "
+    "trumps",
+    "declare_first_trick": "you may declare only in the first trick, before your card",
+    "declared_already": "you have already declared",
+    "declare_too_many": "you cannot hold more than two projects",
+    "project_not_held": "you do not hold a {project}",
+    "declare_lower": "you may not declare a {project} lower than a project already declared",
+}
+
+AR_YOU: Final[dict[str, str]] = {
+    "claim_not_proven": "أوراقك ليست متأكدة من أخذ كل الأكلات الباقية",
+    "not_held": "لا تملك {card}",
+    "lead_trump_locked": "لا تبدأ بالحكم واللعب مقفول",
+    "trump_higher": "يجب أن تلعب حكمًا أعلى من {card}",
+    "must_follow": "يجب أن تتبع النوع الملعوب {suit}",
+    "over_trump": "يجب أن تقطع بحكم أعلى من {card}",
+    "trump_partner_led": "يجب أن تقطع بالحكم، فشريكك بدأ بـ{card} وليست إكّة ولا معلنة إكّة",
+    "must_trump": "يجب أن تقطع بالحكم: الملعوب {suit} وليس عندك منه",
+    "ekka_sun": "لا تُعلن الإكّة في الصن",
+    "ekka_not_leading": "تُعلن الإكّة عند البدء فقط",
+    "ekka_trump": "لا تُعلن الإكّة على ورقة حكم",
+    "ekka_ace": "الإكّة لا تحتاج إلى إعلان",
+    "ekka_higher_out": "لا تُعلن الإكّة بـ{card}، فلم يُلعب بعد {higher}",
+    "baloot_not_due": "تُعلن البلوت فقط مع ثانية الشايب والبنت من الحكم",
+    "declare_first_trick": "الإعلان في الأكلة الأولى فقط، قبل ورقتك",
+    "declared_already": "سبق لك الإعلان",
+    "declare_too_many": "لا تُعلن أكثر من مشروعين",
+    "project_not_held": "لا تملك {project}",
+    "declare_lower": "لا يجوز لك إعلان {project} أقل من مشروع معلن",
+}
+
+#: The reasons said to their seat, by language.
+YOU_TABLES: Final[dict[str, dict[str, str]]] = {"en": EN_YOU, "ar": AR_YOU}
 
 #: The reason tables by language; English uses the engine's own ``reason``.
 REASON_TABLES: Final[dict[str, dict[str, str]]] = {"ar": AR_REASONS}

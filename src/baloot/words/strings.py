@@ -13,9 +13,11 @@ interface.
 ('صن', 'هاص')
 >>> error = IllegalActionError.of(ReasonCode.MUST_FOLLOW, "S play Kh", seat="S", suit="diamonds")
 >>> strings("en").reason(error)
-'S must follow diamonds'
+'S must follow ♦ diamonds'
 >>> strings("ar").reason(error)
 'جنوب: يجب أن يتبع النوع الملعوب ♦ ديمن'
+>>> strings("ar").reason(error, Seat.S)
+'يجب أن تتبع النوع الملعوب ♦ ديمن'
 """
 
 from __future__ import annotations
@@ -25,15 +27,15 @@ import string
 from collections.abc import Mapping
 from typing import Final
 
-from baloot.core.cards import Suit
-from baloot.core.errors import IllegalActionError
+from baloot.core.cards import Card, Suit
+from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason, ReasonCode
 from baloot.core.seats import Seat
 
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
 from .play import AR_PLAY, EN_PLAY
-from .reasons import AR_VERBS, REASON_TABLES
+from .reasons import AR_VERBS, REASON_TABLES, YOU_TABLES
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -489,24 +491,39 @@ class Strings:
         """A project's name: ``sira`` or ``سرا``."""
         return self.table[f"project_{int(kind)}"]
 
-    def reason(self, error: IllegalActionError) -> str:
-        """Why ``error``'s action is illegal, in this language (English: ``error.reason``)."""
+    def reason(self, error: IllegalActionError, me: Seat | None = None) -> str:
+        """Why ``error``'s action is illegal, in this language, said to ``me`` when it is
+        about that seat (an error of no rule: its own text)."""
         if error.code is None:
             return error.reason
-        return self.rule(Reason(error.code, error.params))
+        return self.rule(Reason(error.code, error.params), me)
 
-    def rule(self, reason: Reason) -> str:
-        """A rule of the engine (a reason code and its parameters) in this language."""
-        template = REASON_TABLES.get(self.lang, {}).get(reason.code)
+    def rule(self, reason: Reason, me: Seat | None = None) -> str:
+        """A rule of the engine (a reason code and its parameters) in this language, in the
+        words of the rest of the game: cards as ``10♦``, suits as ``♦ diamonds``, seats by
+        name, and "you" when the rule is about ``me``.
+
+        >>> rule = Reason(ReasonCode.MUST_TRUMP, {"seat": "S", "suit": "hearts"})
+        >>> strings("en").rule(rule, Seat.S)
+        'you must trump: ♥ hearts was led and you have none'
+        >>> strings("en").rule(Reason(ReasonCode.NOT_HELD, {"seat": "W", "card": "Th"}), Seat.S)
+        'W does not hold 10♥'
+        """
+        params = reason.params
+        template = None
+        if me is not None and params.get("seat") == me.name:
+            template = YOU_TABLES[self.lang].get(reason.code)
         if template is None:
-            return reason.text
-        values = {key: self._reason_param(key, value) for key, value in reason.params.items()}
+            template = REASON_TABLES.get(self.lang, {}).get(reason.code, REASONS[reason.code])
+        values = {key: self._reason_param(key, value) for key, value in params.items()}
         return template.format(**values)
 
     def _reason_param(self, key: str, value: str) -> str:
-        """A reason parameter in this language: seats, suits, projects and verbs."""
+        """A reason parameter in this language: seats, cards, suits, projects and verbs."""
         if key in _SEAT_PARAMS and value in Seat.__members__:
             return self.seat(Seat[value])
+        if key in ("card", "higher"):
+            return ", ".join(_pretty(text) for text in value.split(", "))
         if key == "suit" and value in _SUIT_BY_NAME:
             return self.suit_with_symbol(_SUIT_BY_NAME[value])
         if key == "project":
@@ -519,6 +536,14 @@ class Strings:
         if self.lang == "ar" and key == "offered":
             return " أو ".join(AR_VERBS.get(word, word) for word in value.split(" or "))
         return value
+
+
+def _pretty(text: str) -> str:
+    """A card of a reason as the game shows it (``10♥`` for ``Th``); other text unchanged."""
+    try:
+        return Card.parse(text).pretty
+    except NotationError:
+        return text
 
 
 TABLES: Final[dict[str, dict[str, str]]] = {
@@ -585,6 +610,15 @@ def check_tables() -> None:
         for key, template in table.items():
             if fields(template) != fields(TABLES["en"][key]):
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
+    for lang, said_to_you in YOU_TABLES.items():
+        if (
+            said_to_you.keys() != YOU_TABLES["en"].keys()
+            or not said_to_you.keys() <= REASONS.keys()
+        ):
+            raise AssertionError(f"{lang}: the reasons said to their seat differ")
+        for code, template in said_to_you.items():
+            if not fields(template) <= fields(REASONS[ReasonCode(code)]) - {"seat"}:
+                raise AssertionError(f"{lang}: fields of reason {code!r} to its seat")
     for lang, reasons in REASON_TABLES.items():
         if reasons.keys() != REASONS.keys():
             raise AssertionError(f"{lang}: reason codes differ from baloot.core.reasons")
