@@ -389,5 +389,5 @@ def test_both_languages_have_every_string() -> None:
     held = IllegalActionError.of(ReasonCode.NOT_HELD, "S play Kh", seat="S", card="Kh")
     assert ar.reason(held) == "جنوب: لا يملك K♥"
     assert ar.reason(held, Seat.S) == "لا تملك K♥"
-    assert strings("en").reason(held) == "S does not hold Kh"
+    assert strings("en").reason(held) == "S does not hold K♥"
     assert ar.reason(IllegalActionError("something new")) == "something new"
