@@ -8,7 +8,12 @@ projects and verbs in the parameters are worded in Arabic by
 
 from __future__ import annotations
 
+import string
 from typing import Final
+
+from baloot.core.cards import Card
+from baloot.core.errors import NotationError
+from baloot.core.reasons import REASONS, ReasonCode
 
 #: The engine's reasons (:data:`baloot.core.reasons.REASONS`) in Arabic, by code, with the same
 #: ``{fields}``; seats, suits, projects and verbs in the parameters are worded in Arabic too.
@@ -141,3 +146,31 @@ AR_VERBS: Final[dict[str, str]] = {
     "play": "لعب ورقة",
     "declare": "إعلان مشروع",
 }
+
+
+def pretty_card(text: str) -> str:
+    """A card of a reason as the game shows it (``10♥`` for ``Th``); other text unchanged.
+
+    >>> pretty_card("Th"), pretty_card("nothing")
+    ('10♥', 'nothing')
+    """
+    try:
+        return Card.parse(text).pretty
+    except NotationError:
+        return text
+
+
+def check_said_to_you() -> None:
+    """Raise AssertionError unless the reasons said to their seat have the same codes in
+    every language, each a code of the engine's, with no field the engine's lacks."""
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for lang, said_to_you in YOU_TABLES.items():
+        codes = said_to_you.keys()
+        if codes != EN_YOU.keys() or not codes <= set(REASONS):
+            raise AssertionError(f"{lang}: the reasons said to their seat differ")
+        for code, template in said_to_you.items():
+            if not fields(template) <= fields(REASONS[ReasonCode(code)]) - {"seat"}:
+                raise AssertionError(f"{lang}: fields of reason {code!r} to its seat")

@@ -27,15 +27,16 @@ import string
 from collections.abc import Mapping
 from typing import Final
 
-from baloot.core.cards import Card, Suit
-from baloot.core.errors import IllegalActionError, NotationError
+from baloot.core.cards import Suit
+from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason, ReasonCode
 from baloot.core.seats import Seat
 
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
 from .play import AR_PLAY, EN_PLAY
-from .reasons import AR_VERBS, REASON_TABLES, YOU_TABLES
+from .reasons import AR_VERBS, REASON_TABLES, YOU_TABLES, check_said_to_you, pretty_card
+from .replay import AR_REPLAY, EN_REPLAY
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -232,24 +233,6 @@ EN: Final[dict[str, str]] = {
     "written_kaboot": "the kabooting team writes the kaboot; the other team writes no hand points",
     "written_gahwa": "nothing is written: the Gahwa decides the match",
     # baloot replay (the deal, the calls and the tricks above the sheet)
-    "replay_rules": "rules: {name}",
-    "replay_custom": "custom",
-    "replay_hand": "Hand {number} · dealer {dealer} · {outcome}",
-    "outcome_PLAYED": "played",
-    "outcome_ANNULLED": "annulled",
-    "outcome_IN_PROGRESS": "in progress",
-    "replay_exposed": "exposed card {card}",
-    "replay_dealt": "{seat} dealt: {cards}",
-    "replay_first_five": "{seat} first five: {cards}",
-    "replay_bidding": "bidding: {calls}",
-    "replay_doubling": "doubling: {calls}",
-    "replay_declared": "declared: {declarations}",
-    "replay_trick": "trick {number}: {plays} → {winner}, {points} points",
-    "replay_trick_in_progress": "trick {number} (in progress): {plays}",
-    "replay_to_act": "{seat} to act; legal: {legal}",
-    "replay_totals": "totals: NS {NS}, EW {EW}",
-    "replay_end": "totals: NS {NS}, EW {EW}; match winner: {winner}",
-    "replay_no_winner": "none yet",
 }
 
 AR: Final[dict[str, str]] = {
@@ -434,24 +417,6 @@ AR: Final[dict[str, str]] = {
     "ولا يكتب الخاسر شيئًا من الجولة",
     "written_kaboot": "فريق الكبوت يكتب الكبوت؛ ولا يكتب الفريق الآخر شيئًا من الجولة",
     "written_gahwa": "لا يُكتب شيء: القهوة تحسم المباراة",
-    "replay_rules": "القوانين: {name}",
-    "replay_custom": "مخصّصة",
-    "replay_hand": "الجولة {number} · الموزّع {dealer} · {outcome}",
-    "outcome_PLAYED": "لُعبت",
-    "outcome_ANNULLED": "أُلغيت",
-    "outcome_IN_PROGRESS": "جارية",
-    "replay_exposed": "الورقة المكشوفة {card}",
-    "replay_dealt": "أوراق {seat}: {cards}",
-    "replay_first_five": "أول خمس أوراق لـ{seat}: {cards}",
-    "replay_bidding": "الشراء: {calls}",
-    "replay_doubling": "الدبل: {calls}",
-    "replay_declared": "المشاريع المعلنة: {declarations}",
-    "replay_trick": "الأكلة {number}: {plays} ← {winner}، {points} بنط",
-    "replay_trick_in_progress": "الأكلة {number} (جارية): {plays}",
-    "replay_to_act": "الدور على {seat}؛ المسموح: {legal}",
-    "replay_totals": "المجموع: NS {NS}، EW {EW}",
-    "replay_end": "المجموع: NS {NS}، EW {EW}؛ الفائز بالمباراة: {winner}",
-    "replay_no_winner": "لا أحد بعد",
 }
 
 _SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
@@ -523,7 +488,7 @@ class Strings:
         if key in _SEAT_PARAMS and value in Seat.__members__:
             return self.seat(Seat[value])
         if key in ("card", "higher"):
-            return ", ".join(_pretty(text) for text in value.split(", "))
+            return ", ".join(pretty_card(text) for text in value.split(", "))
         if key == "suit" and value in _SUIT_BY_NAME:
             return self.suit_with_symbol(_SUIT_BY_NAME[value])
         if key == "project":
@@ -538,17 +503,9 @@ class Strings:
         return value
 
 
-def _pretty(text: str) -> str:
-    """A card of a reason as the game shows it (``10♥`` for ``Th``); other text unchanged."""
-    try:
-        return Card.parse(text).pretty
-    except NotationError:
-        return text
-
-
 TABLES: Final[dict[str, dict[str, str]]] = {
-    "en": EN | EN_PLAY | EN_ANALYSIS,
-    "ar": AR | AR_PLAY | AR_ANALYSIS,
+    "en": EN | EN_PLAY | EN_ANALYSIS | EN_REPLAY,
+    "ar": AR | AR_PLAY | AR_ANALYSIS | AR_REPLAY,
 }
 
 
@@ -610,15 +567,7 @@ def check_tables() -> None:
         for key, template in table.items():
             if fields(template) != fields(TABLES["en"][key]):
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
-    for lang, said_to_you in YOU_TABLES.items():
-        if (
-            said_to_you.keys() != YOU_TABLES["en"].keys()
-            or not said_to_you.keys() <= REASONS.keys()
-        ):
-            raise AssertionError(f"{lang}: the reasons said to their seat differ")
-        for code, template in said_to_you.items():
-            if not fields(template) <= fields(REASONS[ReasonCode(code)]) - {"seat"}:
-                raise AssertionError(f"{lang}: fields of reason {code!r} to its seat")
+    check_said_to_you()
     for lang, reasons in REASON_TABLES.items():
         if reasons.keys() != REASONS.keys():
             raise AssertionError(f"{lang}: reason codes differ from baloot.core.reasons")
