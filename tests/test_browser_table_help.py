@@ -43,6 +43,7 @@ from baloot.server.storage import open_store
 from baloot.table import Player
 
 if TYPE_CHECKING:  # imported by test_browser, which skips the module without Playwright
+    from playwright._impl._api_structures import FloatRect
     from playwright.sync_api import Browser, Page
 
 #: A table whose first hand South, bidding Sun when it may and leading its best card, can
@@ -118,7 +119,7 @@ def refused_cards(page: Page) -> Any:
     return page.locator("#hand .hand-card.illegal[aria-disabled='true']")
 
 
-def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+def boxes_overlap(a: FloatRect, b: FloatRect) -> bool:
     return not (
         a["x"] + a["width"] <= b["x"]
         or b["x"] + b["width"] <= a["x"]
