@@ -11,7 +11,7 @@ from typing import Final
 
 EN_ANALYSIS: Final[dict[str, str]] = {
     "analysis_hand": "Hand {number} · dealer {dealer} · {outcome}",
-    "analysis_contract": "{contract} · written NS {NS}, EW {EW}",
+    "analysis_contract": "{contract} · written {team_NS} {NS}, {team_EW} {EW}",
     "analysis_col_position": "#",
     "analysis_col_seat": "seat",
     "analysis_col_played": "played",
@@ -58,7 +58,7 @@ EN_ANALYSIS: Final[dict[str, str]] = {
 
 AR_ANALYSIS: Final[dict[str, str]] = {
     "analysis_hand": "الجولة {number} · الموزّع {dealer} · {outcome}",
-    "analysis_contract": "{contract} · المكتوب NS {NS}، EW {EW}",
+    "analysis_contract": "{contract} · المكتوب {team_NS} {NS}، {team_EW} {EW}",
     "analysis_col_position": "#",
     "analysis_col_seat": "اللاعب",
     "analysis_col_played": "لعب",

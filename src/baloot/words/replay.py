@@ -8,6 +8,8 @@ from typing import Final
 EN_REPLAY: Final[dict[str, str]] = {
     "replay_rules": "rules: {name}",
     "replay_custom": "custom",
+    "preset_classic": "classic",
+    "preset_federation": "federation",
     "replay_hand": "Hand {number} · dealer {dealer} · {outcome}",
     "outcome_PLAYED": "played",
     "outcome_ANNULLED": "annulled",
@@ -21,14 +23,16 @@ EN_REPLAY: Final[dict[str, str]] = {
     "replay_trick": "trick {number}: {plays} → {winner}, {points} points",
     "replay_trick_in_progress": "trick {number} (in progress): {plays}",
     "replay_to_act": "{seat} to act; legal: {legal}",
-    "replay_totals": "totals: NS {NS}, EW {EW}",
-    "replay_end": "totals: NS {NS}, EW {EW}; match winner: {winner}",
+    "replay_totals": "totals: {team_NS} {NS}, {team_EW} {EW}",
+    "replay_end": "totals: {team_NS} {NS}, {team_EW} {EW}; match winner: {winner}",
     "replay_no_winner": "none yet",
 }
 
 AR_REPLAY: Final[dict[str, str]] = {
     "replay_rules": "القوانين: {name}",
     "replay_custom": "مخصّصة",
+    "preset_classic": "الكلاسيكية",
+    "preset_federation": "الاتحاد",
     "replay_hand": "الجولة {number} · الموزّع {dealer} · {outcome}",
     "outcome_PLAYED": "لُعبت",
     "outcome_ANNULLED": "أُلغيت",
@@ -42,7 +46,7 @@ AR_REPLAY: Final[dict[str, str]] = {
     "replay_trick": "الأكلة {number}: {plays} ← {winner}، {points} بنط",
     "replay_trick_in_progress": "الأكلة {number} (جارية): {plays}",
     "replay_to_act": "الدور على {seat}؛ المسموح: {legal}",
-    "replay_totals": "المجموع: NS {NS}، EW {EW}",
-    "replay_end": "المجموع: NS {NS}، EW {EW}؛ الفائز بالمباراة: {winner}",
+    "replay_totals": "المجموع: {team_NS} {NS}، {team_EW} {EW}",
+    "replay_end": "المجموع: {team_NS} {NS}، {team_EW} {EW}؛ الفائز بالمباراة: {winner}",
     "replay_no_winner": "لا أحد بعد",
 }

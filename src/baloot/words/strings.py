@@ -31,9 +31,10 @@ from baloot.core.cards import Suit
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason, ReasonCode
-from baloot.core.seats import Seat
+from baloot.core.seats import Seat, Team
 
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
+from .arabic import agree
 from .play import AR_PLAY, EN_PLAY
 from .reasons import AR_VERBS, REASON_TABLES, YOU_TABLES, check_said_to_you, pretty_card
 from .replay import AR_REPLAY, EN_REPLAY
@@ -52,6 +53,10 @@ EN: Final[dict[str, str]] = {
     "bot_seat": "{seat} · {bot}",
     "team_us": "{team} (us)",
     "team_them": "{team} (them)",
+    "team_NS": "NS",
+    "team_EW": "EW",
+    "team_ours": "us",
+    "team_theirs": "them",
     "suit_0": "spades",
     "suit_1": "hearts",
     "suit_2": "diamonds",
@@ -137,7 +142,7 @@ EN: Final[dict[str, str]] = {
     "trick_to": "{seat} takes it",
     "last_trick_done": "last trick, +10",
     "press_enter": "Press Enter for the next hand: ",
-    "winner": "Winner: {team} — {who} {ns} to {ew} (NS to EW){gahwa}.",
+    "winner": "Winner: {team} — {who} {ns} to {ew} ({team_NS} to {team_EW}){gahwa}.",
     "we_win": "you and your partner win the match,",
     "they_win": "the bots win the match,",
     "by_gahwa": "(by the Gahwa)",
@@ -189,9 +194,9 @@ EN: Final[dict[str, str]] = {
     "sheet_annulled_kawesh": "{seat} called Kawesh: the hand is annulled, no score",
     "sheet_contract": "contract: {contract} by {seat} ({team}), {level}",
     "level_1": "not doubled",
-    "sheet_tricks": "tricks: NS {NS}, EW {EW}",
-    "sheet_card_points": "card points: NS {NS}, EW {EW} — the cards in the tricks taken "
-    "+ 10 for the last trick (together {total})",
+    "sheet_tricks": "tricks: {team_NS} {NS}, {team_EW} {EW}",
+    "sheet_card_points": "card points: {team_NS} {NS}, {team_EW} {EW} — the cards in the "
+    "tricks taken + 10 for the last trick (together {total})",
     "sheet_counting_team": "counting team {team}: {points} card points → {rounded} "
     "({rounding}); {other} gets {other_rounded}",
     "rounding_hokum": "Hokum: whole tens, 6 or more rounds up, a 5 rounds down",
@@ -213,7 +218,7 @@ EN: Final[dict[str, str]] = {
     "{points} go to {written_by}, who write {written}",
     "sheet_baloot_lost": "Baloot (K and Q of trumps) held by {seat} ({team}): lost, "
     "nobody writes it",
-    "sheet_game_points": "game points (cards + projects + Baloot): NS {NS}, EW {EW}",
+    "sheet_game_points": "game points (cards + projects + Baloot): {team_NS} {NS}, {team_EW} {EW}",
     "sheet_doubling": "{level}: the winner's hand is multiplied, projects count ×{factor}",
     "sheet_gahwa": "Gahwa: {team} win the hand, and with it the match",
     "sheet_decision_made": "the declarers {team} made their contract (hand won by {winner}: "
@@ -225,7 +230,7 @@ EN: Final[dict[str, str]] = {
     "decided_raw-points-tie": "a raw-points tie",
     "decided_last-caller-loses": "a tie: the last caller loses",
     "decided_kaboot": "al-kaboot",
-    "sheet_written": "score: NS {NS}, EW {EW} — {how}",
+    "sheet_written": "score: {team_NS} {NS}, {team_EW} {EW} — {how}",
     "written_made": "each team writes its own game points",
     "written_failed": "the other team writes the whole hand and every scored project",
     "written_doubled": "the winner writes the multiplied hand and every scored project; "
@@ -246,6 +251,10 @@ AR: Final[dict[str, str]] = {
     "bot_seat": "{seat} · {bot}",
     "team_us": "{team} (لنا)",
     "team_them": "{team} (لهم)",
+    "team_NS": "شمال-جنوب",
+    "team_EW": "شرق-غرب",
+    "team_ours": "لنا",
+    "team_theirs": "لهم",
     "suit_0": "سبيت",
     "suit_1": "هاص",
     "suit_2": "ديمن",
@@ -327,7 +336,7 @@ AR: Final[dict[str, str]] = {
     "trick_to": "أخذها {seat}",
     "last_trick_done": "الأكلة الأخيرة، +10",
     "press_enter": "اضغط Enter للجولة التالية: ",
-    "winner": "الفائز: {team} — {who} {ns} مقابل {ew} (NS مقابل EW){gahwa}.",
+    "winner": "الفائز: {team} — {who} {ns} مقابل {ew} ({team_NS} مقابل {team_EW}){gahwa}.",
     "we_win": "فزت أنت وشريكك بالمباراة،",
     "they_win": "فاز الآليون بالمباراة،",
     "by_gahwa": "(بالقهوة)",
@@ -377,11 +386,11 @@ AR: Final[dict[str, str]] = {
     "sheet_annulled_kawesh": "{seat} قال كوّش: أُلغيت الجولة بلا حساب",
     "sheet_contract": "اللعب: {contract}، المشتري {seat} ({team})، {level}",
     "level_1": "بلا دبل",
-    "sheet_tricks": "الأكلات: NS {NS}، EW {EW}",
-    "sheet_card_points": "الأبناط: NS {NS}، EW {EW} — أوراق الأكلات المأخوذة + 10 للأكلة "
-    "الأخيرة (المجموع {total})",
+    "sheet_tricks": "الأكلات: {team_NS} {NS}، {team_EW} {EW}",
+    "sheet_card_points": "الأبناط: {team_NS} {NS}، {team_EW} {EW} — أوراق الأكلات المأخوذة "
+    "+ 10 للأكلة الأخيرة (المجموع {total})",
     "sheet_counting_team": "الفريق المحسوب {team}: {points} بنط ← {rounded} ({rounding})؛ "
-    "ولـ{other} {other_rounded}",
+    "و{other}: {other_rounded}",
     "rounding_hokum": "الحكم: العشرات، 6 فأكثر تُجبر للأعلى، و5 تُكسر للأسفل",
     "rounding_sun": "الصن: لأقرب عشرة مع إبقاء الخمسة، ثم القسمة على 5",
     "rounding_hokum-pair": "الحكم، جبر الفريقين: كل فريق يجبر أبناطه، 6 فأكثر للأعلى؛ "
@@ -399,7 +408,7 @@ AR: Final[dict[str, str]] = {
     "sheet_baloot_transferred": "البلوت (الشايب والبنت من الحكم) عند {seat} ({team}): "
     "تذهب الـ{points} إلى {written_by} فيكتب {written}",
     "sheet_baloot_lost": "البلوت (الشايب والبنت من الحكم) عند {seat} ({team}): ضاع، لا يكتبه أحد",
-    "sheet_game_points": "النقاط (الأبناط + المشاريع + البلوت): NS {NS}، EW {EW}",
+    "sheet_game_points": "النقاط (الأبناط + المشاريع + البلوت): {team_NS} {NS}، {team_EW} {EW}",
     "sheet_doubling": "{level}: تُضاعف الجولة للفائز، والمشاريع ×{factor}",
     "sheet_gahwa": "قهوة: {team} فاز بالجولة وبالمباراة معها",
     "sheet_decision_made": "المشتري {team} نجح (الفائز بالجولة {winner}: {decided})",
@@ -410,7 +419,7 @@ AR: Final[dict[str, str]] = {
     "decided_raw-points-tie": "تعادل في الأبناط الخام",
     "decided_last-caller-loses": "تعادل: آخر من رفع يخسر",
     "decided_kaboot": "كبوت",
-    "sheet_written": "المكتوب: NS {NS}، EW {EW} — {how}",
+    "sheet_written": "المكتوب: {team_NS} {NS}، {team_EW} {EW} — {how}",
     "written_made": "كل فريق يكتب نقاطه",
     "written_failed": "الفريق الآخر يكتب الجولة كاملة وكل المشاريع المحتسبة",
     "written_doubled": "الفائز يكتب الجولة المضاعفة وكل المشاريع المحتسبة؛ "
@@ -420,20 +429,56 @@ AR: Final[dict[str, str]] = {
 }
 
 _SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
+#: The fields that name a team (``NS``, ``EW``), named in the catalog's words.
+_TEAM_PARAMS: Final = frozenset({"team", "other", "winner", "declarers"})
+_TEAMS: Final = ("NS", "EW")
+#: The fields isolated from the Arabic around them (Unicode FSI … PDI): card lists, paths.
+_ISOLATED: Final = frozenset({"cards", "path"})
 #: The English suit names of the engine's reasons (``must follow diamonds``).
 _SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
 _PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
 
 
 class Strings:
-    """The strings of one language: ``s("key", field=value)`` and a few helpers."""
+    """The strings of one language: ``s("key", field=value)`` and a few helpers.
 
-    def __init__(self, lang: str, table: Mapping[str, str]) -> None:
+    ``us``, when set, is the team of the player the words are for: teams are then named
+    "us" and "them" (لنا، لهم) instead of by their seats. A team given as a field
+    (``team="NS"``) is named so too, and in Arabic every counted noun agrees with its number
+    (:func:`baloot.words.arabic.agree`).
+
+    >>> strings("ar")("sheet_gahwa", team="EW")
+    'قهوة: شرق-غرب فاز بالجولة وبالمباراة معها'
+    >>> strings("ar", us=Team.EW)("sheet_written", **{"NS": 0, "EW": 2}, how="")
+    'المكتوب: لهم 0، لنا 2 — '
+    """
+
+    def __init__(self, lang: str, table: Mapping[str, str], us: Team | None = None) -> None:
         self.lang = lang
         self.table = table
+        self.us = us
 
     def __call__(self, key: str, **values: object) -> str:
-        return self.table[key].format(**{name: _writable(v) for name, v in values.items()})
+        named = {
+            name: self.team(value) if name in _TEAM_PARAMS and value in _TEAMS else value
+            for name, value in values.items()
+        }
+        template = self.table[key]
+        for team in _TEAMS:
+            if f"{{team_{team}}}" in template:
+                named[f"team_{team}"] = self.team(team)
+        if self.lang == "ar":
+            # A list of cards or a file's name reads left to right inside the Arabic line.
+            for name in _ISOLATED & named.keys():
+                named[name] = f"\u2068{named[name]}\u2069"
+        text = template.format(**{name: _writable(v) for name, v in named.items()})
+        return agree(text) if self.lang == "ar" else text
+
+    def team(self, team: object) -> str:
+        """A team's name: by its seats (``NS``, شمال-جنوب), or "us"/"them" for ``us``."""
+        if self.us is not None:
+            return self.table["team_ours" if team == self.us.name else "team_theirs"]
+        return self.table[f"team_{team}"]
 
     @property
     def joiner(self) -> str:
@@ -532,9 +577,9 @@ def _writable(value: object) -> object:
     return value
 
 
-def strings(lang: str) -> Strings:
-    """The strings of ``lang`` (``en`` or ``ar``)."""
-    return Strings(lang, TABLES[lang])
+def strings(lang: str, us: Team | None = None) -> Strings:
+    """The strings of ``lang`` (``en`` or ``ar``), for a player of team ``us`` if given."""
+    return Strings(lang, TABLES[lang], us)
 
 
 def language(lang: object) -> str:
