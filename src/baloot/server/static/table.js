@@ -254,7 +254,7 @@ function wordSheet(handNumber) {
   const sheet = conn.sheets[handNumber];
   const answer = sheet
     ? words({ sheet, hint: [] })
-    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}`)
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}${mySeat() ? "&seat=" + mySeat() : ""}`)
         .then((response) => { if (!response.ok) throw new Error(String(response.status)); return response.json(); });
   answer
     .then((worded) => {
