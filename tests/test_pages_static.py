@@ -195,9 +195,9 @@ BUILT: dict[str, set[str]] = {
     "reason_": {code.value for code in ReasonCode},
     "team_": {"NS", "EW"},
 }
-#: Prefixes whose word may be missing: the page shows the bare value (a preset's name) or
-#: nothing (a flag's help) instead.
-OPTIONAL = {"preset_", "flag_", "you_"}
+#: Prefixes whose word may be missing: the page shows the bare value (a preset's or an
+#: engine's name), the reason as said of any seat (one said to you), or nothing (a flag's help).
+OPTIONAL = {"preset_", "flag_", "you_", "preset_name_"}
 
 
 def test_every_word_a_page_builds_at_run_time_is_in_both_catalogs() -> None:

@@ -37,6 +37,8 @@ PAGE_WORDS: Final[Mapping[str, str]] = {
     "dealer_badge": "dealer_mark",
     "phase_doubling": "doubling_label",
     "rules_custom": "rules_custom",
+    "preset_name_classic": "preset_classic",
+    "preset_name_federation": "preset_federation",
     "choice_game_points": "row_game_points",
     # the score sheets
     "sheet_title": "sheet_title",

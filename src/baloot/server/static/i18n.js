@@ -62,7 +62,7 @@ const EN = {
   go_watch: "Watch the table",
   public_tables: "Public tables in play",
   no_tables: "No public table is being played right now.",
-  table_row: "hand {hand} · us/them {ns}–{ew} · {rules}",
+  table_row: "hand {hand} · {score} · {rules}",
   watch: "Watch",
   error_prefix: "Error: ",
   load_failed: "Could not load from the server.",
@@ -304,7 +304,7 @@ const AR = {
   go_watch: "شاهد الطاولة",
   public_tables: "طاولات عامة جارية",
   no_tables: "لا توجد طاولة عامة جارية الآن.",
-  table_row: "الجولة {hand} · {ns}–{ew} · {rules}",
+  table_row: "الجولة {hand} · {score} · {rules}",
   watch: "شاهد",
   error_prefix: "خطأ: ",
   load_failed: "تعذّر التحميل من الخادم.",
@@ -503,7 +503,34 @@ export function t(key, params = {}) {
   let text = CATALOGS[LANG][key];
   if (text === undefined) text = CATALOGS.en[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return LANG === "ar" ? agreeArabic(text) : text;
+}
+
+// Arabic counts differently from English: 1 نقطة واحدة, 2 نقطتان, 3–10 نقاط, 11 and more نقطة.
+// The same nouns and forms as baloot.words.arabic, which words the terminal and the server.
+const COUNTED = [
+  ["نقطة واحدة", "نقطتان", "نقاط", "نقطة"],
+  ["بنط واحد", "بنطان", "أبناط", "بنط"],
+  ["ورقة واحدة", "ورقتان", "أوراق", "ورقة"],
+  ["أكلة واحدة", "أكلتان", "أكلات", "أكلة"],
+  ["ثانية واحدة", "ثانيتان", "ثوانٍ", "ثانية"],
+  ["جولة واحدة", "جولتان", "جولات", "جولة"],
+  ["قرار واحد", "قراران", "قرارات", "قرار"],
+];
+const NOUN_OF = new Map(COUNTED.flatMap((forms) => [[forms[2], forms], [forms[3], forms]]));
+const COUNTED_RE = new RegExp(
+  `(?<![\\d.])(\\d+) (${[...NOUN_OF.keys()].sort((a, b) => b.length - a.length).join("|")})(?![\\p{L}\\p{M}])`, "gu");
+
+/** `text` with each counted noun in the form its number asks for ("8 نقاط", "نقطتان"). */
+export function agreeArabic(text) {
+  return text.replace(COUNTED_RE, (m, digits, noun) => {
+    const n = Number(digits);
+    const [one, two, few, many] = NOUN_OF.get(noun);
+    if (n === 1) return one;
+    if (n === 2) return two;
+    return `${n} ${n % 100 >= 3 && n % 100 <= 10 ? few : many}`;
+  });
 }
 
 /** A link to this page in the other language, keeping every other query parameter. */

@@ -37,10 +37,22 @@ export function projectsText(kinds) {
   return kinds.map((k) => t("project_" + projectKind(k))).join(t("joiner"));
 }
 
-/** A player in words: "bot expert" for "bot:expert", a person by the name given. */
+/** A bot's name in the page's language: its level ("easy", "سهل"), or an engine's own name. */
+export function botWord(name) {
+  const word = t("bot_level_" + name);
+  return word === "bot_level_" + name ? name : word;
+}
+
+/** A rules preset's name in the page's language ("classic", "الكلاسيكية"). */
+export function presetWord(name) {
+  const word = t("preset_name_" + name);
+  return word === "preset_name_" + name ? name : word;
+}
+
+/** A player in words: "bot (hard)" for "bot:hard", a person by the name given. */
 export function playerLabel(player) {
   const bot = botName(player);
-  return bot === null ? String(player) : t("bot_named", { name: bot });
+  return bot === null ? String(player) : t("bot_named", { name: botWord(bot) });
 }
 
 /** "North: Amal · East: bot expert · …": the players of a table or a match, by seat. */
