@@ -87,6 +87,7 @@ PAGE_WORDS: Final[Mapping[str, str]] = {
     "analysis_forced": "analysis_forced",
     "analysis_note_exact": "analysis_exact_note",
     "analysis_note_marks": "analysis_marks_note",
+    "analysis_note_equity": "analysis_equity_note",
 }
 
 

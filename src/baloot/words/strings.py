@@ -370,7 +370,7 @@ AR: Final[dict[str, str]] = {
     "declare_choice": "أعلن {projects}",
     "no_declaration": "بلا إعلان",
     "no_word": "لا",
-    "ask_lead": "دورك في البدء.",
+    "ask_lead": "أنت تبدأ الأكلة.",
     "ask_follow": "{seat} بدأ بـ",
     "sheet_title": "ورقة الحساب · الجولة {number}",
     "totals_line": "مجموع المباراة: {us} {ns} · {them} {ew}",
@@ -432,8 +432,9 @@ _SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
 #: The fields that name a team (``NS``, ``EW``), named in the catalog's words.
 _TEAM_PARAMS: Final = frozenset({"team", "other", "winner", "declarers"})
 _TEAMS: Final = ("NS", "EW")
-#: The fields isolated from the Arabic around them (Unicode FSI … PDI): card lists, paths.
-_ISOLATED: Final = frozenset({"cards", "path"})
+#: The fields isolated from the Arabic around them (Unicode FSI … PDI): card lists, paths,
+#: a bot's name with its options.
+_ISOLATED: Final = frozenset({"cards", "path", "bot"})
 #: The English suit names of the engine's reasons (``must follow diamonds``).
 _SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
 _PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}

@@ -226,7 +226,7 @@ async function words(body) {
   const response = await fetch("/api/words", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ lang: LANG, ...body }),
+    body: JSON.stringify({ lang: LANG, ...(mySeat() ? { seat: mySeat() } : {}), ...body }),
   });
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
