@@ -189,9 +189,11 @@ def table_view(view: SeatView, hand: Hand) -> Message:
     {'action': 'N pass', 'verb': 'pass', 'card': None, 'words': []}
     >>> view["refused"], view["claim"]
     ({}, False)
+    >>> from baloot.core.cards import CARDS
+    >>> hand = Hand.from_deck(" ".join(card.text for card in CARDS), dealer="E")
     >>> for action in ("N sun", "N play As"):
     ...     _ = hand.apply(action)
-    >>> table_view(SeatView.of(hand, hand.to_act), hand)["refused"]["Kh"]
+    >>> table_view(SeatView.of(hand, hand.to_act), hand)["refused"]["8h"]
     {'code': 'must_follow', 'params': {'seat': 'W', 'suit': 'spades'}}
     """
     return view.to_json() | {
@@ -215,7 +217,8 @@ def _refused(view: SeatView, hand: Hand) -> Message:
         try:
             hand.check(Action(seat, Verb.PLAY, card=card))
         except IllegalActionError as error:
-            refused[card.text] = {"code": error.code, "params": dict(error.params)}
+            assert error.code is not None  # every rule of the play names its code
+            refused[card.text] = {"code": error.code.value, "params": dict(error.params)}
     return refused
 
 

@@ -9,11 +9,27 @@ projects and verbs in the parameters are worded in Arabic by
 from __future__ import annotations
 
 import string
-from typing import Final
+from typing import Final, Protocol
 
-from baloot.core.cards import Card
+from baloot.core.cards import Card, Suit
 from baloot.core.errors import NotationError
+from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, ReasonCode
+from baloot.core.seats import Seat
+
+
+class Naming(Protocol):
+    """What words a reason's parameters: a language's names of seats, suits and projects
+    (:class:`baloot.words.strings.Strings`)."""
+
+    lang: str
+
+    def seat(self, seat: Seat) -> str: ...
+
+    def suit_with_symbol(self, suit: Suit) -> str: ...
+
+    def project(self, kind: ProjectKind) -> str: ...
+
 
 #: The engine's reasons (:data:`baloot.core.reasons.REASONS`) in Arabic, by code, with the same
 #: ``{fields}``; seats, suits, projects and verbs in the parameters are worded in Arabic too.
@@ -174,3 +190,29 @@ def check_said_to_you() -> None:
         for code, template in said_to_you.items():
             if not fields(template) <= fields(REASONS[ReasonCode(code)]) - {"seat"}:
                 raise AssertionError(f"{lang}: fields of reason {code!r} to its seat")
+
+
+_SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
+#: The English suit names of the engine's reasons (``must follow diamonds``).
+_SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
+_PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
+
+
+def reason_param(s: Naming, key: str, value: str) -> str:
+    """A reason parameter in the language of ``s``: seats, cards, suits, projects, verbs."""
+    if key in _SEAT_PARAMS and value in Seat.__members__:
+        return s.seat(Seat[value])
+    if key in ("card", "higher"):
+        return ", ".join(pretty_card(text) for text in value.split(", "))
+    if key == "suit" and value in _SUIT_BY_NAME:
+        return s.suit_with_symbol(_SUIT_BY_NAME[value])
+    if key == "project":
+        word, colon, cards = value.partition(":")
+        if word in _PROJECT_BY_WORD:
+            name = s.project(_PROJECT_BY_WORD[word])
+            return f"{name} {cards}" if colon else name
+    if s.lang == "ar" and key == "verb":
+        return AR_VERBS.get(value, value)
+    if s.lang == "ar" and key == "offered":
+        return " أو ".join(AR_VERBS.get(word, word) for word in value.split(" or "))
+    return value

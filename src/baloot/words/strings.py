@@ -36,7 +36,7 @@ from baloot.core.seats import Seat, Team
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
 from .arabic import agree
 from .play import AR_PLAY, EN_PLAY
-from .reasons import AR_VERBS, REASON_TABLES, YOU_TABLES, check_said_to_you, pretty_card
+from .reasons import REASON_TABLES, YOU_TABLES, check_said_to_you, reason_param
 from .replay import AR_REPLAY, EN_REPLAY
 
 LANGUAGES: Final = ("en", "ar")
@@ -428,16 +428,12 @@ AR: Final[dict[str, str]] = {
     "written_gahwa": "لا يُكتب شيء: القهوة تحسم المباراة",
 }
 
-_SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
 #: The fields that name a team (``NS``, ``EW``), named in the catalog's words.
 _TEAM_PARAMS: Final = frozenset({"team", "other", "winner", "declarers"})
 _TEAMS: Final = ("NS", "EW")
 #: The fields isolated from the Arabic around them (Unicode FSI … PDI): card lists, paths,
 #: a bot's name with its options.
 _ISOLATED: Final = frozenset({"cards", "path", "bot"})
-#: The English suit names of the engine's reasons (``must follow diamonds``).
-_SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
-_PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
 
 
 class Strings:
@@ -448,8 +444,6 @@ class Strings:
     (``team="NS"``) is named so too, and in Arabic every counted noun agrees with its number
     (:func:`baloot.words.arabic.agree`).
 
-    >>> strings("ar")("sheet_gahwa", team="EW")
-    'قهوة: شرق-غرب فاز بالجولة وبالمباراة معها'
     >>> strings("ar", us=Team.EW)("sheet_written", **{"NS": 0, "EW": 2}, how="")
     'المكتوب: لهم 0، لنا 2 — '
     """
@@ -469,7 +463,6 @@ class Strings:
             if f"{{team_{team}}}" in template:
                 named[f"team_{team}"] = self.team(team)
         if self.lang == "ar":
-            # A list of cards or a file's name reads left to right inside the Arabic line.
             for name in _ISOLATED & named.keys():
                 named[name] = f"\u2068{named[name]}\u2069"
         text = template.format(**{name: _writable(v) for name, v in named.items()})
@@ -517,8 +510,6 @@ class Strings:
         >>> rule = Reason(ReasonCode.MUST_TRUMP, {"seat": "S", "suit": "hearts"})
         >>> strings("en").rule(rule, Seat.S)
         'you must trump: ♥ hearts was led and you have none'
-        >>> strings("en").rule(Reason(ReasonCode.NOT_HELD, {"seat": "W", "card": "Th"}), Seat.S)
-        'W does not hold 10♥'
         """
         params = reason.params
         template = None
@@ -526,27 +517,8 @@ class Strings:
             template = YOU_TABLES[self.lang].get(reason.code)
         if template is None:
             template = REASON_TABLES.get(self.lang, {}).get(reason.code, REASONS[reason.code])
-        values = {key: self._reason_param(key, value) for key, value in params.items()}
+        values = {key: reason_param(self, key, value) for key, value in params.items()}
         return template.format(**values)
-
-    def _reason_param(self, key: str, value: str) -> str:
-        """A reason parameter in this language: seats, cards, suits, projects and verbs."""
-        if key in _SEAT_PARAMS and value in Seat.__members__:
-            return self.seat(Seat[value])
-        if key in ("card", "higher"):
-            return ", ".join(pretty_card(text) for text in value.split(", "))
-        if key == "suit" and value in _SUIT_BY_NAME:
-            return self.suit_with_symbol(_SUIT_BY_NAME[value])
-        if key == "project":
-            word, colon, cards = value.partition(":")
-            if word in _PROJECT_BY_WORD:
-                name = self.project(_PROJECT_BY_WORD[word])
-                return f"{name} {cards}" if colon else name
-        if self.lang == "ar" and key == "verb":
-            return AR_VERBS.get(value, value)
-        if self.lang == "ar" and key == "offered":
-            return " أو ".join(AR_VERBS.get(word, word) for word in value.split(" or "))
-        return value
 
 
 TABLES: Final[dict[str, dict[str, str]]] = {
