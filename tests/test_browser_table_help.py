@@ -158,6 +158,8 @@ def test_a_seat_is_told_why_and_never_clicks_into_silence(
             assert re.match(r"You (must|may not|do not)", refused_seen), refused_seen
             assert not NOTATION.search(refused_seen), refused_seen
             assert refused.first.get_attribute("data-action") is None
+            said = message.bounding_box()  # in view, above the hand's dock
+            assert said is not None and 0 <= said["y"] and said["y"] + said["height"] <= 860
             shot(page, artifacts, "table-refused-card")
         center = page.locator("#center .card")
         if refused_seen and page.locator('[data-control="last"]').count() and center.count():
