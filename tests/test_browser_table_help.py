@@ -159,7 +159,7 @@ def test_a_seat_is_told_why_and_never_clicks_into_silence(
             assert not NOTATION.search(refused_seen), refused_seen
             assert refused.first.get_attribute("data-action") is None
             said = message.bounding_box()  # in view, above the hand's dock
-            assert said is not None and 0 <= said["y"] and said["y"] + said["height"] <= 860
+            assert said is not None and said["y"] >= 0 and said["y"] + said["height"] <= 860
             shot(page, artifacts, "table-refused-card")
         center = page.locator("#center .card")
         if refused_seen and page.locator('[data-control="last"]').count() and center.count():
