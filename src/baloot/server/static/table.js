@@ -222,11 +222,17 @@ function sendControl(type) {
   render();
 }
 
+/** Whom the sheet's sentences are worded for: an Arabic seat's page names the teams لنا and
+ *  لهم, as Arabic players do; an English page and a spectator name them by their seats. */
+function sheetSeat() {
+  return mySeat() && LANG === "ar" ? { seat: mySeat() } : {};
+}
+
 async function words(body) {
   const response = await fetch("/api/words", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ lang: LANG, ...(mySeat() ? { seat: mySeat() } : {}), ...body }),
+    body: JSON.stringify({ lang: LANG, ...sheetSeat(), ...body }),
   });
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
@@ -254,7 +260,7 @@ function wordSheet(handNumber) {
   const sheet = conn.sheets[handNumber];
   const answer = sheet
     ? words({ sheet, hint: [] })
-    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}${mySeat() ? "&seat=" + mySeat() : ""}`)
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}${sheetSeat().seat ? "&seat=" + sheetSeat().seat : ""}`)
         .then((response) => { if (!response.ok) throw new Error(String(response.status)); return response.json(); });
   answer
     .then((worded) => {
