@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from helpers import WAIT, free_port
+from spec_example import record_text
+from test_analysis import THROWN_ACTIONS, THROWN_DECK
 from test_browser import (
     ARABIC,
     Pages,
@@ -35,6 +37,7 @@ from test_browser import (
     shot,
     wait_for_decision,
 )
+from test_server_analysis import stored_match
 
 import baloot
 from baloot.core.seats import Seat
@@ -49,6 +52,9 @@ if TYPE_CHECKING:  # imported by test_browser, which skips the module without Pl
 #: A table whose first hand South, bidding Sun when it may and leading its best card, can
 #: claim with cards to spare (found by playing the seeds in order).
 SAWA_SEED = 72
+#: A bot quick enough for a test whose seeded choice of a call differs from the best estimate
+#: of the thrown hand.
+QUICK_BOT = "expert:samples=4,deals=4"
 #: A card of the record's notation ("Kh"), which the page never shows a player.
 NOTATION = re.compile(r"\b[AKQJT987][shdc]\b")
 
@@ -60,6 +66,7 @@ class Restartable:
     workdir: Path
     port: int
     process: subprocess.Popen[bytes] | None = None
+    options: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -71,7 +78,7 @@ class Restartable:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
         log = self.workdir / "serve.log"
         command = [sys.executable, "-m", "baloot", "serve", "--port", str(self.port)]
-        command += ["--db", str(self.workdir / "tables.db"), "--bot-pause", "0"]
+        command += ["--db", str(self.workdir / "tables.db"), "--bot-pause", "0", *self.options]
         with log.open("ab") as out:
             self.process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + WAIT
@@ -249,3 +256,29 @@ def test_sawa_is_offered_when_it_holds_and_shows_the_claimants_hand(
     assert "You" in page.locator("#sheet .claimed").inner_text()
     assert "Not sure" not in page.locator("#message").inner_text()
     shot(page, artifacts, "table-sawa-claimed")
+
+
+def test_the_analysis_says_why_the_bots_call_is_not_the_best_estimate(
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+    artifacts: Path,  # noqa: F811
+) -> None:
+    """The thrown hand judged with a small seeded bot: where the bot's call is not the call of
+    best estimate, its cell is marked † and the notes say why (match equity, confidence)."""
+    with open_store(str(tmp_path / "tables.db")) as store:
+        stored_match(store, "thrown", record_text(THROWN_ACTIONS, deck=THROWN_DECK))
+    served = Restartable(tmp_path, free_port(), options=("--analysis-bot", QUICK_BOT))
+    served.start()
+    opened = Pages(browser, served.url)
+    try:
+        for lang, why in (("en", "match equity"), ("ar", "بفرصة الفوز بالمباراة")):
+            page = opened.open("/t/thrown/hands/1/analysis" + ("?lang=ar" if lang == "ar" else ""))
+            page.locator("#decisions tbody tr[data-position]").first.wait_for()
+            marked = page.locator("#decisions td.bot .equity-mark")
+            assert marked.count() >= 1
+            assert why in page.locator("#analysis-notes").inner_text()
+            shot(page, artifacts, f"analysis-equity-{lang}")
+    finally:
+        opened.close()
+        served.stop()
+    assert opened.errors == []

@@ -84,7 +84,7 @@ function decisionRow(decision, view, withBot) {
   ];
   if (withBot) {
     const choice = decision.expert ? decision.expert.action : null;
-    const cell = el("td", { class: "bot" }, choice === decision.action ? "=" : label(choice, at));
+    const cell = el("td", { class: "bot" }, choice === decision.action ? "=" : withValue(label(choice, at)));
     if (byEquity(decision)) cell.append(el("span", { class: "equity-mark" }, " †"));
     cells.push(cell);
   }

@@ -186,11 +186,20 @@ function onChange(kind, message) {
 function send(action) {
   if (ui.pending) return;
   const id = conn.act(action);
-  if (id) {
-    ui.pending = true;
-    ui.message = "";
-    render();
+  if (!id) {
+    notSent();
+    return;
   }
+  ui.pending = true;
+  ui.message = "";
+  render();
+}
+
+/** A click the socket could not carry (it closed just now): said, never silently dropped;
+ *  the banner and the disabled controls follow as the connection reports it. */
+function notSent() {
+  ui.message = t("not_sent");
+  render();
 }
 
 /** Check the revealed deal of a hand (fair.js), then show what was found on its sheet. */
@@ -215,7 +224,10 @@ function sendControl(type) {
     if (fair) rememberEntropy(tableId, fair.hand, extra.entropy);
   }
   const id = conn.control(type, extra);
-  if (!id) return;
+  if (!id) {
+    notSent();
+    return;
+  }
   if (type === "next") ui.nextSentFor = conn.match ? conn.match.hand : null;
   if (type === "undo" || type === "claim") ui.pending = true;
   ui.message = "";
