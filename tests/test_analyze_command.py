@@ -127,6 +127,8 @@ def test_the_report_in_arabic(thrown: Path) -> None:
     result = baloot("analyze", str(thrown), "--bot", "none", "--lang", "ar")
     assert result.returncode == 0, result.stderr
     assert ARABIC.search(result.stdout) and "الجولة 1" in result.stdout
+    # No engine notation among the Arabic: seats, calls and teams are worded.
+    assert not re.search(r"\b(NS|EW|[NWSE]|pass|hokum|sun|play)\b", result.stdout), result.stdout
 
 
 # --------------------------------------------------------------------------- one position
@@ -269,3 +271,40 @@ def test_on_a_terminal_the_progress_goes_to_stderr_and_the_json_stays_clean(
     assert process.returncode == 0
     assert json.loads(out)["format"] == "baloot-analysis/1"
     assert b"analysing" in seen
+
+
+def test_a_bots_call_that_is_not_the_best_estimate_is_marked_and_explained() -> None:
+    """The bot keeps the usual call unless another is surely better for the match: where its
+    call is not the one of best estimate, the table marks it † and the note says why."""
+    from rich.console import Console
+
+    from baloot.analysis.marks import Unit
+    from baloot.analysis.model import Decision, Option
+    from baloot.cli.analysis_report import by_equity, decisions_table
+    from baloot.core.actions import Action
+    from baloot.core.vocabulary import Phase
+    from baloot.words.strings import strings
+
+    hokum, passing = Action.parse("S hokum"), Action.parse("S pass")
+    options = (Option(hokum, None, 3.0), Option(passing, None, 1.5))
+    kept = Decision(
+        1,
+        3,
+        Seat.S,
+        Phase.BIDDING_ROUND_1,
+        passing,
+        False,
+        Unit.GAME_POINTS,
+        options,
+        expert=passing,
+    )
+    agreed = Decision(
+        1, 4, Seat.S, Phase.BIDDING_ROUND_1, hokum, False, Unit.GAME_POINTS, options, expert=hokum
+    )
+    assert by_equity(kept) and not by_equity(agreed)
+    for lang, why in (("en", "match equity"), ("ar", "بفرصة الفوز بالمباراة")):
+        console = Console(width=120, record=True)
+        console.print(decisions_table((kept, agreed), "expert", strings(lang)))
+        table = console.export_text()
+        assert table.count("†") == 1, table
+        assert why in strings(lang)("analysis_equity_note", bot="expert")

@@ -479,6 +479,9 @@ def test_a_reload_after_a_hand_shows_its_score_sheet_again(pages: Pages, server:
     lines.first.wait_for()
     before = lines.all_inner_texts()
     assert before and all(ARABIC.search(line) for line in before)
+    # A seat's Arabic sheet names the teams لنا and لهم, never NS or EW.
+    assert not any(re.search(r"\b(NS|EW)\b", line) for line in before), before
+    assert any("لنا" in line for line in before), before
     page.reload()
     visible(page, '[data-action="next"]').first.wait_for()
     lines.first.wait_for()

@@ -399,7 +399,9 @@ def test_the_words_write_any_whole_number_without_an_error() -> None:
     assert (
         strings("en")("replay_totals", NS=huge, EW=-huge) == "totals: NS 3.0e+4816, EW -3.0e+4816"
     )
-    assert strings("ar")("replay_totals", NS=huge, EW=3) == "المجموع: NS 3.0e+4816، EW 3"
+    assert (
+        strings("ar")("replay_totals", NS=huge, EW=3) == "المجموع: شمال-جنوب 3.0e+4816، شرق-غرب 3"
+    )
 
 
 def test_pair_seeds_are_those_of_before() -> None:

@@ -173,7 +173,7 @@ def test_illegal_actions_carry_a_code_and_params_and_the_same_english_reason() -
     assert (error.code, error.params) == ("must_follow", {"seat": "W", "suit": "diamonds"})
     assert error.reason == "W must follow diamonds"
     assert str(error) == '"W play 8s": W must follow diamonds'
-    assert strings("en").reason(error) == "W must follow diamonds"
+    assert strings("en").reason(error) == "W must follow ♦ diamonds"
     assert strings("ar").reason(error) == AR_REASONS["must_follow"].format(
         seat=AR["seat_W"], suit="♦ " + AR["suit_2"]
     )

@@ -14,10 +14,11 @@ from baloot.analysis.marks import Mark
 from baloot.bots.levels import LEVELS
 from baloot.core.cards import Suit
 from baloot.core.projects import ProjectKind
+from baloot.core.reasons import ReasonCode
 from baloot.core.rules import CHOICES
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Level, Phase, QuestionKind, TrickWord
-from baloot.words.pages import PAGE_WORDS, page_words
+from baloot.words.pages import page_words
 from baloot.words.strings import TABLES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
@@ -116,7 +117,7 @@ def entries(name: str) -> dict[str, str]:
 
 def words_of(name: str) -> set[str]:
     """Every key a page of language ``name`` may ask ``t`` for: its catalog's and the game's."""
-    return catalog(name) | set(PAGE_WORDS)
+    return catalog(name) | set(page_words("en"))
 
 
 def test_english_and_arabic_have_the_same_words() -> None:
@@ -126,7 +127,7 @@ def test_english_and_arabic_have_the_same_words() -> None:
 
 
 def test_a_word_of_the_game_has_its_home_in_baloot_words_not_in_the_pages_catalog() -> None:
-    assert set(PAGE_WORDS) & (catalog("EN") | catalog("AR")) == set()
+    assert set(page_words("en")) & (catalog("EN") | catalog("AR")) == set()
     assert set(entries("EN")) == catalog("EN")
 
 
@@ -191,10 +192,12 @@ BUILT: dict[str, set[str]] = {
     "choice_": {value for values in CHOICES.values() for value in values},
     "analysis_col_": {"plays", "calls"},
     "bot_level_": set(LEVELS),
+    "reason_": {code.value for code in ReasonCode},
+    "team_": {"NS", "EW"},
 }
-#: Prefixes whose word may be missing: the page shows the bare value (a preset's name) or
-#: nothing (a flag's help) instead.
-OPTIONAL = {"preset_", "flag_"}
+#: Prefixes whose word may be missing: the page shows the bare value (a preset's or an
+#: engine's name), the reason as said of any seat (one said to you), or nothing (a flag's help).
+OPTIONAL = {"preset_", "flag_", "you_", "preset_name_"}
 
 
 def test_every_word_a_page_builds_at_run_time_is_in_both_catalogs() -> None:

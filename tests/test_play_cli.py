@@ -110,7 +110,7 @@ def test_a_whole_match_in_a_terminal(tmp_path: Path) -> None:
                 elif kind == "card" and not illegal_card:
                     illegal = illegal_cards(screen[-2])
                     if illegal:
-                        assert_one_line_answer(child, illegal[0].text, r"^S must ", prompt)
+                        assert_one_line_answer(child, illegal[0].text, r"^you must ", prompt)
                         illegal_card = True
                 child.sendline("1")
             elif index == 1:
@@ -353,7 +353,7 @@ def test_an_illegal_card_gets_the_engines_reason_and_the_same_question() -> None
     text = out.getvalue()
     assert answers, "the human never held a card that the rules forbade"
     after = text.split(f": {answers[0]}\n", 1)[1].split("\n")
-    assert re.fullmatch(r"S must (follow \w+|.*trump.*)", after[0]), after[0]
+    assert re.fullmatch(r"you must (follow . \w+|.*trump.*)", after[0]), after[0]
     assert re.fullmatch(r"Your card \[1-\d+\]: 1", after[1]), after[1]
 
 
@@ -387,6 +387,7 @@ def test_both_languages_have_every_string() -> None:
     assert all(fields(AR[k]) == fields(EN[k]) for k in EN)
     ar = strings("ar")
     held = IllegalActionError.of(ReasonCode.NOT_HELD, "S play Kh", seat="S", card="Kh")
-    assert ar.reason(held) == "جنوب: لا يملك Kh"
-    assert strings("en").reason(held) == "S does not hold Kh"
+    assert ar.reason(held) == "جنوب: لا يملك K♥"
+    assert ar.reason(held, Seat.S) == "لا تملك K♥"
+    assert strings("en").reason(held) == "S does not hold K♥"
     assert ar.reason(IllegalActionError("something new")) == "something new"

@@ -19,7 +19,7 @@ import pytest
 from helpers import build_deck
 from test_seat_view_secrecy import cards_in_text, may_know
 
-from baloot import Action, Match, Rules, Seat, SeatView, Verb
+from baloot import Action, IllegalActionError, Match, Rules, Seat, SeatView, Verb
 from baloot.bots.best_hints import BestHints
 from baloot.bots.guarded import BotFailure, FailureKind, GuardedBot
 from baloot.bots.heuristic import HeuristicBot
@@ -413,8 +413,36 @@ def test_an_illegal_action_is_rejected_with_the_engines_reason_code_and_words() 
             "id": "bad",
             "code": "not_held",
             "reason": f"S does not hold {not_held.text}",
+            "params": {"seat": "S", "card": not_held.text},
         }
     ]
+
+
+def test_a_seat_to_play_is_told_why_each_card_it_may_not_play_is_refused() -> None:
+    """The view of the seat to play carries the engine's own reason for each card it may
+    not play; every other view carries none."""
+    harness, south = south_to_act()
+    table = harness.room.table
+    for _ in range(300):
+        view = south.view
+        if view["refused"]:
+            break
+        if table.hand.is_over:
+            harness.send(south, {"type": "next", "id": f"n{harness.ids}"})
+        else:
+            harness.play_first_legal(south)
+        harness.bots()
+    else:
+        raise AssertionError("South never held a card it could not play")
+    hand = table.hand
+    legal_cards = {choice["card"] for choice in view["choices"]}
+    assert set(view["refused"]) == set(view["hand"]) - legal_cards
+    for card, reason in view["refused"].items():
+        with pytest.raises(IllegalActionError) as refused:
+            hand.check(f"S play {card}")
+        assert reason == {"code": refused.value.code, "params": dict(refused.value.params)}
+    for audience in (None, Seat.N, Seat.W, Seat.E):
+        assert table_view(SeatView.of(hand, audience), hand)["refused"] == {}
 
 
 def bot_to_act() -> tuple[Harness, Client, Seat]:
@@ -553,7 +581,8 @@ def test_undo_answers_ack_then_sends_everyone_a_snapshot_with_a_new_v() -> None:
     harness.deliver(out)
     assert [m["v"] for _, m in out[1:]] == [v + 1, v + 1]
     assert south.view == before
-    assert spectator.view == table_view(SeatView.of(harness.room.table.hand, None))
+    hand = harness.room.table.hand
+    assert spectator.view == table_view(SeatView.of(hand, None), hand)
 
 
 def test_an_undone_actions_id_stays_remembered() -> None:
@@ -654,6 +683,7 @@ def sun_room(hands: dict[str, str], exposed: str) -> tuple[Harness, Client, Clie
 
 def test_a_claim_that_holds_plays_the_hand_out_as_events_each_with_its_own_view() -> None:
     harness, south, spectator = sun_room(ALL_SPADES, exposed="7s")
+    assert south.view["claim"] is True and spectator.view["claim"] is False  # offered
     v = harness.room.v
     out = harness.send(south, {"type": "claim", "id": "s1"})
     assert out[0] == {"type": "ack", "id": "s1"}
@@ -670,6 +700,10 @@ def test_a_claim_that_holds_plays_the_hand_out_as_events_each_with_its_own_view(
         assert message["view"]["actions"][-1] == message["action"]
     assert plays == 32
     assert numbered[-1]["view"]["tricks_won"] == {"NS": 8, "EW": 0}
+    # Once every card is down, the hand-over shows the claimant's hand as it was claimed.
+    revealed = ["As", "Ts", "Ks", "Qs", "Js", "9s", "8s", "7s"]  # as it leads them
+    assert numbered[-1]["claimed"] == {"seat": "S", "cards": revealed}
+    assert all("claimed" not in m for m in events)
 
 
 def test_a_declaration_naming_its_cards_reaches_the_others_as_its_kinds() -> None:
@@ -685,6 +719,7 @@ def test_a_claim_that_does_not_hold_is_rejected_and_changes_nothing() -> None:
     hands = dict(ALL_SPADES)
     hands["S"], hands["E"] = "As Ks Qs Js Ts 9s 8s 7c", "Ac Kc Qc Jc Tc 9c 8c 7s"
     harness, south, _ = sun_room(hands, exposed="8s")
+    assert south.view["claim"] is False  # not offered
     actions, v = list(harness.room.table.hand.actions), harness.room.v
     out = harness.send(south, {"type": "claim", "id": "s1"})
     assert [(m["type"], m["code"]) for m in out] == [("reject", "claim_not_proven")]

@@ -187,6 +187,24 @@ def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:
     assert bad.status_code == 400 and bad.json()["error"]
 
 
+def test_words_name_the_teams_us_and_them_for_a_seat_and_by_their_seats_for_others(
+    server: Server,
+) -> None:
+    client = server.client
+    assert client is not None
+    line = {"key": "tricks", "params": {"NS": 6, "EW": 2}}
+
+    def worded(**body: object) -> str:
+        answer = client.post("/api/words", json={"lang": "ar", "sheet": [line], **body})
+        assert answer.status_code == 200, answer.text
+        return str(answer.json()["sheet"][0])
+
+    assert worded() == "الأكلات: شمال-جنوب 6، شرق-غرب 2"
+    assert worded(seat="E") == "الأكلات: لهم 6، لنا 2"
+    refused = client.post("/api/words", json={"lang": "ar", "sheet": [line], "seat": "X"})
+    assert refused.status_code == 400 and "seat" in refused.json()["error"]
+
+
 # --------------------------------------------------------------------------- the socket
 
 

@@ -488,11 +488,21 @@ def test_replay_in_arabic(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     path = tmp_path / "game.baloot"
     path.write_text(record_text(DECK, ACTIONS), encoding="utf-8")
     out = run(capsys, "replay", str(path), "--lang", "ar")
-    for word in ("الجولة 1", "الفريق المحسوب EW: 26 بنط ← 3", "المكتوب: NS 15، EW 3", "سرا"):
+    for word in (
+        "الجولة 1",
+        "الفريق المحسوب شرق-غرب: 26 بنط ← 3",
+        "المكتوب: شمال-جنوب 15، شرق-غرب 3",
+        "سرا",
+        "الشراء: شمال: بس، غرب: بس، جنوب: حكم",
+        "= نقطتان",  # two points, as Arabic counts them
+    ):
         assert word in out, word
     for english in ("counting team", "score:", "Hand 1", "trick 1", "totals"):
         assert english not in out, english
-    assert out.rstrip().endswith("المجموع: NS 15، EW 3؛ الفائز بالمباراة: لا أحد بعد")
+    # No engine notation inside the Arabic: no seat letter, action or team code.
+    assert not re.search(r"\b(NS|EW|[NWSE]|pass|hokum|sun|sira|classic)\b", out), out
+    assert "\u2068A♥ K♥ Q♥ 10♥ A♦ 8♦ K♣ 9♣\u2069" in out  # a card list isolated
+    assert out.rstrip().endswith("المجموع: شمال-جنوب 15، شرق-غرب 3؛ الفائز بالمباراة: لا أحد بعد")
     assert run(capsys, "replay", str(path), "--lang", "en") == run(capsys, "replay", str(path))
 
 

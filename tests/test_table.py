@@ -15,7 +15,6 @@ from helpers import build_deck
 
 from baloot import (
     Action,
-    CardSet,
     Hand,
     IllegalActionError,
     Match,
@@ -30,7 +29,8 @@ from baloot import (
     replay,
 )
 from baloot.bots import RandomBot, make_bot
-from baloot.core.claim import sure_of_every_trick
+from baloot.core.cards import CARDS, Card, CardSet, Suit
+from baloot.core.claim import Unseen, sure_of_every_trick
 from baloot.core.rules import FirstLead
 from baloot.table import EventKind, Player, Table, WaitKind
 
@@ -284,15 +284,36 @@ def test_a_claim_offered_is_won_whatever_the_others_play() -> None:
                 view = SeatView.of(hand, seat)
                 contract = view.contract
                 assert contract is not None
-                outstanding = CardSet.full() - view.cards - view.played
-                if sure_of_every_trick(view.cards, outstanding, view.trump, contract.locked):
+                others = view.others_unseen()
+                sure = sure_of_every_trick(view.cards, others, view.trump, contract.locked)
+                # What the history proves only adds sure claims: it never takes one away.
+                blind = [Unseen(view.unseen, 8, CardSet())] * 3
+                assert sure or not sure_of_every_trick(
+                    view.cards, blind, view.trump, contract.locked
+                )
+                if sure:
                     checked += 1
-                    for trial in range(3):
+                    for trial in range(4):
                         assert_claim_wins(hand.copy(), seat, random.Random(seed * 10 + trial))
             legal = hand.legal_actions()
             calls = [a for a in legal if a.verb is Verb.HOKUM]
             hand.apply(calls[0] if calls and rng.random() < 0.5 else rng.choice(legal))
     assert checked >= 20, f"only {checked} sure claims met: the test saw too few"
+
+
+def test_a_claim_is_weighed_against_what_the_history_proves() -> None:
+    """The other seats a claim is weighed against are bounded by the engine's knowledge: a
+    seat that showed a void may hold none of that suit, the taker holds the exposed card,
+    and each holds as many cards as it has."""
+    hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
+    for action in ("N sun", "N play As", "W play Js", "S play 8s", "E play Kh"):
+        hand.apply(action)
+    view = SeatView.of(hand, Seat.W)
+    bounds = dict(zip(view.known, view.others_unseen(), strict=True))
+    assert not any(card.suit is Suit.SPADES for card in bounds[Seat.E].possible)
+    assert Card.parse("Td") in bounds[Seat.N].holds  # North took the exposed card
+    assert Card.parse("Td") not in bounds[Seat.E].possible
+    assert [bounds[s].count for s in (Seat.N, Seat.S, Seat.E)] == [7, 7, 7]
 
 
 def assert_claim_wins(hand: Hand, claimant: Seat, rng: random.Random) -> None:

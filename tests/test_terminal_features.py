@@ -192,9 +192,9 @@ def test_h_says_what_the_best_bot_would_do() -> None:
 
 def test_a_forced_card_is_explained_before_it_is_played() -> None:
     _, out, _ = run_game(ones)
-    reasons = re.findall(r"Only some cards are allowed: (S must [^.]+)\.", out)
+    reasons = re.findall(r"Only some cards are allowed: (you must [^.]+)\.", out)
     assert reasons, "no forced card met in a whole match"
-    assert all(re.fullmatch(r"S must (follow \w+|.*trump.*)", r) for r in reasons)
+    assert all(re.fullmatch(r"you must (follow . \w+|.*trump.*)", r) for r in reasons)
 
 
 def test_auto_plays_a_forced_single_card() -> None:
@@ -230,7 +230,7 @@ def test_sawa_is_offered_only_when_sure_and_claiming_plays_the_rest() -> None:
 def test_a_claim_that_does_not_hold_is_refused_in_one_line() -> None:
     answers = iter(["N pass", "c"])
     _, out, _ = run_game(lambda g: next(answers, None) or ones(g), seed="7")
-    assert "Not sure yet: S's cards are not sure to win every remaining trick." in out
+    assert "Not sure yet: your cards are not sure to win every remaining trick." in out
 
 
 # --------------------------------------------------------------------------- the bugs

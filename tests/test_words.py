@@ -359,3 +359,16 @@ def test_a_wrong_hint_is_a_one_line_value_error(why: Any, message: str) -> None:
 def test_the_sheet_lines_read_back_are_the_lines() -> None:
     line = SheetLine(SheetKey.DECLARED_NOT_SCORED, {"seat": "E", "team": "EW", "kinds": ("sira",)})
     assert SheetLine.from_json(through_the_wire(line.to_json())) == line
+
+
+def test_a_reason_uses_the_games_words_and_speaks_to_its_seat() -> None:
+    from baloot.core.reasons import Reason, ReasonCode
+    from baloot.core.seats import Seat
+    from baloot.words.strings import strings
+
+    not_held = Reason(ReasonCode.NOT_HELD, {"seat": "W", "card": "Th"})
+    assert strings("en").rule(not_held, Seat.S) == "W does not hold 10♥"
+    assert strings("en").rule(Reason(ReasonCode.NOT_HELD, {"seat": "S", "card": "Th"}), Seat.S) == (
+        "you do not hold 10♥"
+    )
+    assert strings("ar")("sheet_gahwa", team="EW") == "قهوة: شرق-غرب فاز بالجولة وبالمباراة معها"

@@ -80,6 +80,9 @@ def hand_report(hand: HandAnalysis, analysis: Analysis, s: Strings) -> list[Rend
         parts.append(Text(s("analysis_no_decision"), style="dim"))
     else:
         parts.append(decisions_table(hand.decisions, analysis.bot, s))
+        if analysis.bot is not None and any(by_equity(d) for d in hand.decisions):
+            note = s("analysis_equity_note", bot=printable(analysis.bot))
+            parts.append(Text(note, style="dim"))
         parts.append(
             summary_table(
                 analysis, hand.decisions, s("analysis_hand_summary", number=hand.number), s
@@ -115,9 +118,19 @@ def decisions_table(decisions: tuple[Decision, ...], bot: str | None, s: Strings
         ]
         if bot is not None:
             expert = d.expert
-            row.append(Text("=") if expert == d.chosen else action_text(expert, s))
+            choice = Text("=") if expert == d.chosen else action_text(expert, s)
+            if by_equity(d):
+                choice.append(" †")
+            row.append(choice)
         table.add_row(*row)
     return table
+
+
+def by_equity(decision: Decision) -> bool:
+    """True when the bot's call is not the call of best estimate: it chose by the chance to
+    win the match, with confidence, which the report explains under the table."""
+    expert = decision.expert
+    return not decision.exact and expert is not None and expert != decision.best
 
 
 def _with_value(action: Action | None, value: float | None, d: Decision, s: Strings) -> Text:
@@ -258,6 +271,6 @@ def options_table(decision: Decision, bot: str | None, s: Strings) -> Table:
         if bot is not None and decision.exact:
             estimate = option.estimate
             row.append(Text("" if estimate is None else f"≈{estimate:+.1f}", style="italic"))
-        row.append(Text(", ".join(tags), style="bold" if tags else ""))
+        row.append(Text(s("list_sep").join(tags), style="bold" if tags else ""))
         table.add_row(*row)
     return table

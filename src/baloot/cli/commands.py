@@ -151,7 +151,7 @@ class Commands:
         try:
             events = self.table.claim(self.human)
         except IllegalActionError as error:
-            self.terminal.error(self.s("claim_refused", reason=self.s.reason(error)))
+            self.terminal.error(self.s("claim_refused", reason=self.s.reason(error, self.human)))
             return
         claimed = self.s("claimed", seat=self.seating.name(self.human, self.s))
         self.terminal.say(claimed, style="bold green")

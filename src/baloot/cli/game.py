@@ -421,7 +421,9 @@ class Game:
         question = card_question(view, self.s, self.seat_name)
         self.show(question.card_numbers)
         if view.restriction is not None:
-            self.say(self.s("forced", reason=self.s.rule(view.restriction)), style="yellow")
+            self.say(
+                self.s("forced", reason=self.s.rule(view.restriction, self.human)), style="yellow"
+            )
         if self.table.claim_holds(self.human):
             self.say(self.s("claim_offer"), style="bold green")
         self.ask(question)
@@ -461,7 +463,7 @@ class Game:
 
     def _reason(self, error: IllegalActionError | NotationError) -> str:
         if isinstance(error, IllegalActionError):
-            return self.s.reason(error)
+            return self.s.reason(error, self.human)
         return str(error)
 
     def between_hands(self) -> None:

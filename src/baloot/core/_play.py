@@ -190,7 +190,7 @@ class Play(Declarations):
             return self._fail(
                 action, ReasonCode.TRUMP_PARTNER_LED, seat=name, card=CARDS[self._trick[0]].text
             )
-        return self._fail(action, ReasonCode.MUST_TRUMP, seat=name)
+        return self._fail(action, ReasonCode.MUST_TRUMP, seat=name, suit=T.SUIT_NAMES[led])
 
     def _explain_ekka(self, action: Action, c: int) -> IllegalActionError:
         """The error of ``action`` announcing an Ekka that card ``c`` does not make."""

@@ -147,7 +147,7 @@ REASONS: Final[dict[ReasonCode, str]] = {
     ReasonCode.OVER_TRUMP: "{seat} must over-trump {card}",
     ReasonCode.TRUMP_PARTNER_LED: "{seat} must trump: the partner led {card}, neither an Ace "
     "nor an Ekka",
-    ReasonCode.MUST_TRUMP: "{seat} must play a trump",
+    ReasonCode.MUST_TRUMP: "{seat} must play a trump: {suit} was led and {seat} holds none",
     ReasonCode.EKKA_SUN: "{seat} may not announce Ekka in Sun",
     ReasonCode.EKKA_NOT_LEADING: "{seat} may announce Ekka only when leading",
     ReasonCode.EKKA_TRUMP: "{seat} may not announce Ekka on a trump",

@@ -63,6 +63,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from baloot.bots.base import available_bots
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.rules import CHOICES, PRESETS, Rules
+from baloot.core.seats import Seat, Team
 from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
@@ -188,6 +189,16 @@ class _SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _team_of(seat: object) -> Team | None:
+    """The team of the seat a page words a sheet for (``seat``: N, W, S or E), so that its
+    teams read "us" and "them"; None for no seat (a spectator). Else a one-line ValueError."""
+    if seat is None:
+        return None
+    if not isinstance(seat, str) or seat not in Seat.__members__:
+        raise ValueError("seat is one of N, W, S, E")
+    return Seat[seat].team
 
 
 def _lang(request: Request | WebSocket) -> str:
@@ -380,7 +391,11 @@ class _Api:
         lines = None if table_id is None else api_json.hand_sheet(self.hall, table_id, number)
         if lines is None:
             return _error(404, "no such finished hand at a table in play")
-        return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request))})
+        try:
+            us = _team_of(request.query_params.get("seat"))
+        except ValueError as error:
+            return _error(400, str(error))
+        return JSONResponse({"lines": lines, "sheet": sheet_texts(lines, _lang(request), us)})
 
     async def analysis(self, request: Request) -> Response:
         """A finished hand's analysis: 200 once computed, 202 while it is (started by the
@@ -421,7 +436,9 @@ class _Api:
             lang = body.get("lang", "en")
             sheet = body.get("sheet", [])
             hint = body.get("hint", [])
-            return JSONResponse({"sheet": sheet_texts(sheet, lang), "hint": hint_texts(hint, lang)})
+            us = _team_of(body.get("seat"))
+            worded = {"sheet": sheet_texts(sheet, lang, us), "hint": hint_texts(hint, lang)}
+            return JSONResponse(worded)
         except ValueError as error:  # CreateError included
             return _error(400, str(error))
 

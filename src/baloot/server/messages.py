@@ -33,12 +33,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, assert_never
 
-from baloot.core.actions import Action
+from baloot.core.actions import Action, Verb
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand
 from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
-from baloot.core.vocabulary import TrickWord
+from baloot.core.vocabulary import Phase, TrickWord
 from baloot.records.fair import FairError, read_entropy
 from baloot.table.table import Event
 from baloot.view.seat_view import SeatView
@@ -148,11 +148,18 @@ def thinks(message: ClientMessage) -> bool:
 class Refused(Exception):
     """A client message answered with ``reject``; nothing changed."""
 
-    def __init__(self, id_: str | None, code: ReasonCode | RejectCode, reason: str) -> None:
+    def __init__(
+        self,
+        id_: str | None,
+        code: ReasonCode | RejectCode,
+        reason: str,
+        params: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(reason)
         self.id = id_
         self.code = code
         self.reason = reason
+        self.params = params
 
     @classmethod
     def illegal(cls, id_: str, error: IllegalActionError) -> Refused:
@@ -162,24 +169,57 @@ class Refused(Exception):
         one that does not): one without is a fault of the server, not of the client.
         """
         assert error.code is not None, f"an engine refusal names no rule: {error.reason}"
-        return cls(id_, error.code, error.reason)
+        return cls(id_, error.code, error.reason, dict(error.params))
 
 
-def table_view(view: SeatView) -> Message:
-    """``view`` as the table protocol sends it: the ``baloot-view/1`` object and its
-    ``choices``, the legal actions in the order of ``legal``, each in its parts, so that a
-    page never splits notation (``seat-view.md`` §2). A bot's view has no ``choices``.
+def table_view(view: SeatView, hand: Hand) -> Message:
+    """``view`` of ``hand`` as the table protocol sends it: the ``baloot-view/1`` object and
+    its ``choices``, the legal actions in the order of ``legal``, each in its parts, so that a
+    page never splits notation (``seat-view.md`` §2); ``refused``, why each card of the hand
+    may not be played now, and ``claim``, whether a claim (Sawa) would be accepted now, so
+    that a page says and offers what the engine decides (§4). A bot's view has none of them.
 
     >>> import random
     >>> from baloot.core.hand import Hand
     >>> hand = Hand.new(rng=random.Random(2))
-    >>> view = table_view(SeatView.of(hand, hand.to_act))
+    >>> view = table_view(SeatView.of(hand, hand.to_act), hand)
     >>> view["legal"]
     ['N hokum', 'N pass', 'N sun']
     >>> view["choices"][1]
     {'action': 'N pass', 'verb': 'pass', 'card': None, 'words': []}
+    >>> view["refused"], view["claim"]
+    ({}, False)
+    >>> from baloot.core.cards import CARDS
+    >>> hand = Hand.from_deck(" ".join(card.text for card in CARDS), dealer="E")
+    >>> for action in ("N sun", "N play As"):
+    ...     _ = hand.apply(action)
+    >>> table_view(SeatView.of(hand, hand.to_act), hand)["refused"]["8h"]
+    {'code': 'must_follow', 'params': {'seat': 'W', 'suit': 'spades'}}
     """
-    return view.to_json() | {"choices": [_choice(action) for action in view.legal_in_order]}
+    return view.to_json() | {
+        "choices": [_choice(action) for action in view.legal_in_order],
+        "refused": _refused(view, hand),
+        "claim": view.claim_holds,
+    }
+
+
+def _refused(view: SeatView, hand: Hand) -> Message:
+    """Each card of the seat's hand it may not play now, with the engine's reason (the code
+    and its parameters), by card: empty unless the seat is to play."""
+    seat = view.seat
+    if seat is None or view.to_act != seat or view.phase is not Phase.PLAYING:
+        return {}
+    playable = {action.card for action in view.legal}
+    refused: Message = {}
+    for card in view.cards:
+        if card in playable:
+            continue
+        try:
+            hand.check(Action(seat, Verb.PLAY, card=card))
+        except IllegalActionError as error:
+            assert error.code is not None  # every rule of the play names its code
+            refused[card.text] = {"code": error.code.value, "params": dict(error.params)}
+    return refused
 
 
 def _choice(action: Action) -> Message:
@@ -203,7 +243,7 @@ def event_message(hand: Hand, event: Event) -> Callable[[Seat | None], Message]:
             "type": "event",
             "v": event.v,
             "action": str(event.heard_by(audience)),
-            "view": table_view(SeatView.of(hand, audience)),
+            "view": table_view(SeatView.of(hand, audience), hand),
         }
 
     return build
@@ -216,7 +256,12 @@ def view_message(
     ``hand``, in each audience's version, with ``extra`` after it."""
 
     def build(audience: Seat | None) -> Message:
-        return {"type": kind, "v": v, "view": table_view(SeatView.of(hand, audience)), **extra}
+        return {
+            "type": kind,
+            "v": v,
+            "view": table_view(SeatView.of(hand, audience), hand),
+            **extra,
+        }
 
     return build
 
@@ -225,8 +270,18 @@ def ack(id_: str) -> Message:
     return {"type": "ack", "id": id_}
 
 
-def reject(id_: str | None, code: ReasonCode | RejectCode, reason: str) -> Message:
-    return {"type": "reject", "id": id_, "code": code, "reason": reason}
+def reject(
+    id_: str | None,
+    code: ReasonCode | RejectCode,
+    reason: str,
+    params: Mapping[str, str] | None = None,
+) -> Message:
+    """The ``reject`` message; a refusal of the engine carries its reason's ``params`` too, so
+    that a page words the reason itself."""
+    message: Message = {"type": "reject", "id": id_, "code": code, "reason": reason}
+    if params is not None:
+        message["params"] = dict(params)
+    return message
 
 
 def parse(text: str) -> ClientMessage:

@@ -70,6 +70,8 @@ from baloot.bots.heuristic import Hint
 from baloot.bots.levels import ROLES
 from baloot.bots.workers import DECIDED_HERE
 from baloot.core.actions import Action
+from baloot.core.cards import CardSet
+from baloot.core.claim import claim_order
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.hand import Hand
 from baloot.core.match import TARGET
@@ -375,7 +377,7 @@ class Room:
         """The ``reject`` of a client message refused; nothing changed."""
         if not connection.open:
             return []
-        return [(connection, reject(refused.id, refused.code, refused.reason))]
+        return [(connection, reject(refused.id, refused.code, refused.reason, refused.params))]
 
     def _act(self, connection: Connection, message: Act) -> list[Outgoing]:
         id_, action = message.id, message.action
@@ -402,12 +404,19 @@ class Room:
         return self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
 
     def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
+        claimed: dict[Seat, CardSet] = {}
+
         def claim(seat: Seat) -> list[Event]:
             if self.table.match.is_over:
                 raise IllegalActionError.of(ReasonCode.MATCH_OVER)
-            return self.table.claim(seat)
+            cards = self.table.hand.hand(seat)
+            events = self.table.claim(seat)
+            claimed[seat] = cards
+            return events
 
-        return self._once(connection, id_, StepKind.CLAIM, claim, self.table.hand.copy)
+        return self._once(
+            connection, id_, StepKind.CLAIM, claim, self.table.hand.copy, claimed=claimed
+        )
 
     def _once(
         self,
@@ -417,18 +426,20 @@ class Room:
         call: Callable[[Seat], list[Event]],
         before: Callable[[], Hand] | None = None,
         entropy: bytes | None = None,
+        claimed: Mapping[Seat, CardSet] | None = None,
     ) -> list[Outgoing]:
         """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
-        and the events it caused (``before`` gives the hand before them, for a claim;
-        ``entropy`` is a ``next``'s, kept with its step)."""
+        and the events it caused (``before`` gives the hand before them, ``claimed`` the
+        claimant's cards once ``call`` accepted them, for a claim; ``entropy`` is a
+        ``next``'s, kept with its step)."""
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
         hand = None if before is None else before()
         events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
-        out = [(connection, ack(id_)), *self._publish(events, hand)]
+        out = [(connection, ack(id_)), *self._publish(events, hand, claimed)]
         self._journal(kind, seat, id_, events, entropy)
         return out
 
@@ -650,7 +661,7 @@ class Room:
         return {
             "type": "snapshot",
             "v": self.v,
-            "view": table_view(self.table.view(audience)),
+            "view": table_view(self.table.view(audience), self.table.hand),
             "match": self.match_json(),
             "seats": self.seats_json(),
         }
@@ -672,10 +683,17 @@ class Room:
         self._journal(StepKind.SEAT, seat)
         return out
 
-    def _publish(self, events: Sequence[Event], before: Hand | None = None) -> list[Outgoing]:
+    def _publish(
+        self,
+        events: Sequence[Event],
+        before: Hand | None = None,
+        claimed: Mapping[Seat, CardSet] | None = None,
+    ) -> list[Outgoing]:
         """The messages of ``events``, numbered and kept. ``before`` is a copy of the hand
         before them when they hold several actions (a claim): each event's view is then
-        that of the hand just after its action."""
+        that of the hand just after its action. ``claimed``: the claimant of an accepted
+        claim and the cards it held, which the ``hand-over`` shows face up (Sawa), once
+        every card is played."""
         out: list[Outgoing] = []
         for event in events:
             match event.kind:
@@ -696,6 +714,9 @@ class Room:
                         if revealed is None
                         else revealed.to_json(self.table.hand_number),
                     }
+                    for seat, cards in (claimed or {}).items():
+                        order = claim_order(cards, hand.contract.trump if hand.contract else None)
+                        extra["claimed"] = {"seat": seat.name, "cards": [c.text for c in order]}
                     over = view_message("hand-over", event.v, hand, extra)
                     out.extend(self._publish_each(event.v, over))
                 case EventKind.DEAL:

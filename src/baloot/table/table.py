@@ -34,15 +34,14 @@ from enum import Enum
 from typing import Any
 
 from baloot.core.actions import Action, Verb, without_comment
-from baloot.core.cards import CardSet
-from baloot.core.claim import claim_order, sure_of_every_trick
+from baloot.core.claim import claim_order
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, shuffled_deck
 from baloot.core.match import Match
 from baloot.core.reasons import ReasonCode
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
-from baloot.core.vocabulary import Phase, Trick
+from baloot.core.vocabulary import Trick
 from baloot.records.fair import Fair
 from baloot.records.record import Record
 from baloot.records.replay import replay
@@ -338,16 +337,7 @@ class Table:
     def claim_holds(self, seat: Seat) -> bool:
         """True when ``seat`` is to lead and its own cards win every remaining trick for
         every deal of the cards it has not seen (Sawa), so that claiming reveals nothing."""
-        hand = self.hand
-        if self.match.is_over or hand.phase is not Phase.PLAYING or hand.to_act != seat:
-            return False
-        if hand.current_trick:
-            return False
-        view = SeatView.of(hand, seat)
-        contract = view.contract
-        assert contract is not None
-        outstanding = CardSet.full() - view.cards - view.played
-        return sure_of_every_trick(view.cards, outstanding, view.trump, contract.locked)
+        return not self.match.is_over and self.view(seat).claim_holds
 
     def claim(self, seat: Seat) -> list[Event]:
         """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the

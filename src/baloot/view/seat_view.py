@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from baloot.core.actions import Action, Claim, Verb
 from baloot.core.cards import Card, CardSet, Suit
+from baloot.core.claim import Unseen, sure_of_every_trick
 from baloot.core.hand import Hand
 from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import Project, ProjectKind
@@ -165,6 +166,33 @@ class SeatView:
     def played(self) -> CardSet:
         """Every card played so far, the trick in progress included."""
         return CardSet(card for trick in self.tricks for card in trick.cards)
+
+    @property
+    def claim_holds(self) -> bool:
+        """True when this seat is to lead and its own cards win every remaining trick for
+        every deal of the cards it has not seen that fits what it knows (Sawa), so that
+        claiming reveals nothing (``seat-view.md`` §4)."""
+        seat, contract = self.seat, self.contract
+        if seat is None or self.phase is not Phase.PLAYING or self.to_act != seat:
+            return False
+        if self.current_trick or contract is None:
+            return False
+        return sure_of_every_trick(self.cards, self.others_unseen(), self.trump, contract.locked)
+
+    def others_unseen(self) -> tuple[Unseen, ...]:
+        """Each other seat's hidden cards as this seat can bound them: the unseen cards the
+        history does not exclude for it (nor prove in another's hand), how many it holds, the
+        ones it surely holds; what a claim (Sawa) is weighed against."""
+        unseen = self.unseen
+        sure = {seat: knowledge.holds & unseen for seat, knowledge in self.known.items()}
+        others = []
+        for seat, knowledge in self.known.items():
+            possible = unseen - knowledge.excluded
+            for other, held in sure.items():
+                if other != seat:
+                    possible = possible - held
+            others.append(Unseen(possible, self.held[seat], sure[seat]))
+        return tuple(others)
 
     @property
     def unseen(self) -> CardSet:

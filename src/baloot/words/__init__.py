@@ -34,7 +34,7 @@ What a web page sends back is checked before it is worded: :func:`sheet_texts` a
 >>> hint_texts([{"key": "forced_pass", "params": {}}], "en")
 ['Passing is the only answer here.']
 >>> sheet_texts([{"key": "gahwa", "params": {"team": "NS"}}], "ar")
-['قهوة: NS فاز بالجولة وبالمباراة معها']
+['قهوة: شمال-جنوب فاز بالجولة وبالمباراة معها']
 """
 
 from __future__ import annotations

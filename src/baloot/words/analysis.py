@@ -11,7 +11,7 @@ from typing import Final
 
 EN_ANALYSIS: Final[dict[str, str]] = {
     "analysis_hand": "Hand {number} · dealer {dealer} · {outcome}",
-    "analysis_contract": "{contract} · written NS {NS}, EW {EW}",
+    "analysis_contract": "{contract} · written {team_NS} {NS}, {team_EW} {EW}",
     "analysis_col_position": "#",
     "analysis_col_seat": "seat",
     "analysis_col_played": "played",
@@ -50,6 +50,10 @@ EN_ANALYSIS: Final[dict[str, str]] = {
     "{bot}'s estimates from the seat's view alone, sampled (seed {seed}).",
     "analysis_no_bot_note": "No bot: plays and declarations only, without the column of "
     "what a bot would choose.",
+    "analysis_equity_note": "† {bot} chooses a call by its chance to win the match (match "
+    "equity), not by the points of the best estimate, and leaves the usual call only when "
+    "another is better with confidence (by 1.5 standard errors over the sampled deals): so "
+    "it may keep a call whose estimate is lower.",
     "analysis_marks_note": "Marks: ?! inaccuracy (loss of {inaccuracy} or more), ? mistake "
     "({mistake} or more), ?? blunder ({blunder} or more).",
     "analysis_gahwa_note": "Gahwa: this hand's values are the match itself, +1 won and -1 "
@@ -58,7 +62,7 @@ EN_ANALYSIS: Final[dict[str, str]] = {
 
 AR_ANALYSIS: Final[dict[str, str]] = {
     "analysis_hand": "الجولة {number} · الموزّع {dealer} · {outcome}",
-    "analysis_contract": "{contract} · المكتوب NS {NS}، EW {EW}",
+    "analysis_contract": "{contract} · المكتوب {team_NS} {NS}، {team_EW} {EW}",
     "analysis_col_position": "#",
     "analysis_col_seat": "اللاعب",
     "analysis_col_played": "لعب",
@@ -95,6 +99,9 @@ AR_ANALYSIS: Final[dict[str, str]] = {
     "analysis_estimate_note": "الشراء وتسمية الحكم والدبل لا قيمة دقيقة لها: ≈ تعني "
     "تقديرات {bot} من رؤية اللاعب وحده، بالعيّنات (البذرة {seed}).",
     "analysis_no_bot_note": "بلا بوت: اللعب والمشاريع فقط، دون عمود ما كان سيختاره البوت.",
+    "analysis_equity_note": "† يختار {bot} الشراء بفرصة الفوز بالمباراة، لا بنقاط أفضل "
+    "تقدير، ولا يترك الشراء المعتاد إلا لشراء أفضل منه بثقة (بفارق 1.5 خطأ معياري على "
+    "التوزيعات المأخوذة): فقد يبقي على شراء تقديره أقل.",
     "analysis_marks_note": "التقييم: ?! عدم دقة (خسارة {inaccuracy} أو أكثر)، ? خطأ "
     "({mistake} أو أكثر)، ?? خطأ فادح ({blunder} أو أكثر).",
     "analysis_gahwa_note": "قهوة: قيم هذه الجولة هي المباراة نفسها، +1 فوز و-1 خسارة؛ أي "

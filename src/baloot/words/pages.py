@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from typing import Final
 
 from baloot.core.cards import Suit
+from baloot.core.reasons import REASONS
 
+from .reasons import REASON_TABLES, YOU_TABLES
 from .strings import TABLES
 
 #: A page's key → the key of :data:`~baloot.words.strings.TABLES` that words it.
@@ -35,6 +37,8 @@ PAGE_WORDS: Final[Mapping[str, str]] = {
     "dealer_badge": "dealer_mark",
     "phase_doubling": "doubling_label",
     "rules_custom": "rules_custom",
+    "preset_name_classic": "preset_classic",
+    "preset_name_federation": "preset_federation",
     "choice_game_points": "row_game_points",
     # the score sheets
     "sheet_title": "sheet_title",
@@ -83,10 +87,21 @@ PAGE_WORDS: Final[Mapping[str, str]] = {
     "analysis_forced": "analysis_forced",
     "analysis_note_exact": "analysis_exact_note",
     "analysis_note_marks": "analysis_marks_note",
+    "analysis_note_equity": "analysis_equity_note",
 }
 
 
 def page_words(lang: str) -> dict[str, str]:
-    """The templates of :data:`PAGE_WORDS` in ``lang``, by the pages' keys."""
+    """The templates of :data:`PAGE_WORDS` in ``lang``, by the pages' keys, and the engine's
+    reasons: ``reason_CODE`` as said of any seat, ``you_CODE`` as said to the seat they are
+    about (:meth:`Strings.rule <baloot.words.strings.Strings.rule>` chooses the same way).
+
+    >>> page_words("en")["you_must_follow"], page_words("ar")["reason_must_follow"]
+    ('you must follow {suit}', '{seat}: يجب أن يتبع النوع الملعوب {suit}')
+    """
     table = TABLES[lang]
-    return {page_key: table[key] for page_key, key in PAGE_WORDS.items()}
+    words = {page_key: table[key] for page_key, key in PAGE_WORDS.items()}
+    reasons = REASON_TABLES.get(lang, {})
+    words |= {f"reason_{code}": reasons.get(code, template) for code, template in REASONS.items()}
+    words |= {f"you_{code}": template for code, template in YOU_TABLES[lang].items()}
+    return words

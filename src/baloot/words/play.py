@@ -36,7 +36,7 @@ EN_PLAY: Final[dict[str, str]] = {
     "claim_offer": "Your cards win every remaining trick: type c to claim the rest (Sawa).",
     "claimed": "{seat} claims the rest (Sawa): the tricks are played out.",
     "claim_refused": "Not sure yet: {reason}.",
-    "resumed": "Resumed {path}: hand {number}, match {ns} to {ew} (NS to EW).",
+    "resumed": "Resumed {path}: hand {number}, match {ns} to {ew} ({team_NS} to {team_EW}).",
     "replace_prompt": "{path} exists. Replace it? [y/N]: ",
     "autosaved": "The match so far is saved to {path}; continue it with: "
     "baloot play --resume {path}",
@@ -72,7 +72,8 @@ AR_PLAY: Final[dict[str, str]] = {
     "claim_offer": "أوراقك تأخذ كل الأكلات الباقية: اكتب c لتقول سوا.",
     "claimed": "{seat} قال سوا: تُلعب الأكلات الباقية الآن.",
     "claim_refused": "ليس مضمونًا بعد: {reason}.",
-    "resumed": "استُؤنفت {path}: الجولة {number}، المباراة {ns} مقابل {ew} (NS مقابل EW).",
+    "resumed": "استُؤنفت {path}: الجولة {number}، المباراة {ns} مقابل {ew} "
+    "({team_NS} مقابل {team_EW}).",
     "replace_prompt": "{path} موجود. أستبدله؟ [y/N]: ",
     "autosaved": "حُفظت المباراة حتى الآن في {path}؛ أكملها بـ: baloot play --resume {path}",
     "not_utf8": "هذه الإجابة ليست نصًا بترميز UTF-8: اكتبها مرة أخرى.",

@@ -17,8 +17,9 @@ what comes back from a browser is refused with a one-line :class:`ValueError`.
 >>> print(sheet_text(line, strings("en")))  # doctest: +NORMALIZE_WHITESPACE
 counting team EW: 26 card points → 3 (Hokum: whole tens, 6 or more rounds up, a 5 rounds
 down); NS gets 13
->>> print(sheet_text(line, strings("ar")))
-الفريق المحسوب EW: 26 بنط ← 3 (الحكم: العشرات، 6 فأكثر تُجبر للأعلى، و5 تُكسر للأسفل)؛ ولـNS 13
+>>> print(sheet_text(line, strings("ar")))  # doctest: +NORMALIZE_WHITESPACE
+الفريق المحسوب شرق-غرب: 26 بنط ← 3 (الحكم: العشرات، 6 فأكثر تُجبر للأعلى، و5 تُكسر
+للأسفل)؛ وشمال-جنوب: 13
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ from typing import Any
 
 from baloot.core.cards import Card, Suit
 from baloot.core.projects import ProjectKind
-from baloot.core.seats import Seat
+from baloot.core.seats import Seat, Team
 from baloot.view.sheet import Param, SheetKey, SheetLine, from_json, words_of
 
 from .strings import Strings, language, strings
 
 
-def sheet_texts(lines: list[dict[str, Any]], lang: str) -> list[str]:
+def sheet_texts(lines: list[dict[str, Any]], lang: str, us: Team | None = None) -> list[str]:
     """The lines of a sheet in its JSON form (``[{"key": ..., "params": {...}}, ...]``) worded
-    in ``lang``. Unknown keys or languages and missing, extra or wrong parameters are a
+    in ``lang``, for a player of team ``us`` if given (the teams then "us" and "them").
+    Unknown keys or languages and missing, extra or wrong parameters are a
     :class:`ValueError` with a one-line reason.
 
     >>> sheet = [{"key": "tricks", "params": {"NS": 6, "EW": 2}},
@@ -43,13 +45,15 @@ def sheet_texts(lines: list[dict[str, Any]], lang: str) -> list[str]:
     >>> sheet_texts(sheet, "en")
     ['tricks: NS 6, EW 2', 'score: NS 15, EW 3 — each team writes its own game points']
     >>> sheet_texts(sheet, "ar")[0]
-    'الأكلات: NS 6، EW 2'
+    'الأكلات: شمال-جنوب 6، شرق-غرب 2'
+    >>> sheet_texts(sheet, "ar", us=Team.EW)[0]
+    'الأكلات: لهم 6، لنا 2'
     >>> sheet_texts([{"key": "tricks", "params": {"NS": 6}}], "en")
     Traceback (most recent call last):
     ...
     ValueError: sheet line 1: tricks: missing params EW
     """
-    s = strings(language(lang))
+    s = strings(language(lang), us)
     return [sheet_text(line, s) for line in from_json(lines)]
 
 

@@ -13,9 +13,11 @@ interface.
 ('صن', 'هاص')
 >>> error = IllegalActionError.of(ReasonCode.MUST_FOLLOW, "S play Kh", seat="S", suit="diamonds")
 >>> strings("en").reason(error)
-'S must follow diamonds'
+'S must follow ♦ diamonds'
 >>> strings("ar").reason(error)
 'جنوب: يجب أن يتبع النوع الملعوب ♦ ديمن'
+>>> strings("ar").reason(error, Seat.S)
+'يجب أن تتبع النوع الملعوب ♦ ديمن'
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from baloot.core.cards import Suit
 from baloot.core.errors import IllegalActionError
 from baloot.core.projects import ProjectKind
 from baloot.core.reasons import REASONS, Reason, ReasonCode
-from baloot.core.seats import Seat
+from baloot.core.seats import Seat, Team
 
 from .analysis import AR_ANALYSIS, EN_ANALYSIS
+from .arabic import agree
 from .play import AR_PLAY, EN_PLAY
-from .reasons import AR_VERBS, REASON_TABLES
+from .reasons import REASON_TABLES, YOU_TABLES, check_said_to_you, reason_param
+from .replay import AR_REPLAY, EN_REPLAY
 
 LANGUAGES: Final = ("en", "ar")
 
@@ -49,6 +53,10 @@ EN: Final[dict[str, str]] = {
     "bot_seat": "{seat} · {bot}",
     "team_us": "{team} (us)",
     "team_them": "{team} (them)",
+    "team_NS": "NS",
+    "team_EW": "EW",
+    "team_ours": "us",
+    "team_theirs": "them",
     "suit_0": "spades",
     "suit_1": "hearts",
     "suit_2": "diamonds",
@@ -134,7 +142,7 @@ EN: Final[dict[str, str]] = {
     "trick_to": "{seat} takes it",
     "last_trick_done": "last trick, +10",
     "press_enter": "Press Enter for the next hand: ",
-    "winner": "Winner: {team} — {who} {ns} to {ew} (NS to EW){gahwa}.",
+    "winner": "Winner: {team} — {who} {ns} to {ew} ({team_NS} to {team_EW}){gahwa}.",
     "we_win": "you and your partner win the match,",
     "they_win": "the bots win the match,",
     "by_gahwa": "(by the Gahwa)",
@@ -186,9 +194,9 @@ EN: Final[dict[str, str]] = {
     "sheet_annulled_kawesh": "{seat} called Kawesh: the hand is annulled, no score",
     "sheet_contract": "contract: {contract} by {seat} ({team}), {level}",
     "level_1": "not doubled",
-    "sheet_tricks": "tricks: NS {NS}, EW {EW}",
-    "sheet_card_points": "card points: NS {NS}, EW {EW} — the cards in the tricks taken "
-    "+ 10 for the last trick (together {total})",
+    "sheet_tricks": "tricks: {team_NS} {NS}, {team_EW} {EW}",
+    "sheet_card_points": "card points: {team_NS} {NS}, {team_EW} {EW} — the cards in the "
+    "tricks taken + 10 for the last trick (together {total})",
     "sheet_counting_team": "counting team {team}: {points} card points → {rounded} "
     "({rounding}); {other} gets {other_rounded}",
     "rounding_hokum": "Hokum: whole tens, 6 or more rounds up, a 5 rounds down",
@@ -210,7 +218,7 @@ EN: Final[dict[str, str]] = {
     "{points} go to {written_by}, who write {written}",
     "sheet_baloot_lost": "Baloot (K and Q of trumps) held by {seat} ({team}): lost, "
     "nobody writes it",
-    "sheet_game_points": "game points (cards + projects + Baloot): NS {NS}, EW {EW}",
+    "sheet_game_points": "game points (cards + projects + Baloot): {team_NS} {NS}, {team_EW} {EW}",
     "sheet_doubling": "{level}: the winner's hand is multiplied, projects count ×{factor}",
     "sheet_gahwa": "Gahwa: {team} win the hand, and with it the match",
     "sheet_decision_made": "the declarers {team} made their contract (hand won by {winner}: "
@@ -222,7 +230,7 @@ EN: Final[dict[str, str]] = {
     "decided_raw-points-tie": "a raw-points tie",
     "decided_last-caller-loses": "a tie: the last caller loses",
     "decided_kaboot": "al-kaboot",
-    "sheet_written": "score: NS {NS}, EW {EW} — {how}",
+    "sheet_written": "score: {team_NS} {NS}, {team_EW} {EW} — {how}",
     "written_made": "each team writes its own game points",
     "written_failed": "the other team writes the whole hand and every scored project",
     "written_doubled": "the winner writes the multiplied hand and every scored project; "
@@ -230,24 +238,6 @@ EN: Final[dict[str, str]] = {
     "written_kaboot": "the kabooting team writes the kaboot; the other team writes no hand points",
     "written_gahwa": "nothing is written: the Gahwa decides the match",
     # baloot replay (the deal, the calls and the tricks above the sheet)
-    "replay_rules": "rules: {name}",
-    "replay_custom": "custom",
-    "replay_hand": "Hand {number} · dealer {dealer} · {outcome}",
-    "outcome_PLAYED": "played",
-    "outcome_ANNULLED": "annulled",
-    "outcome_IN_PROGRESS": "in progress",
-    "replay_exposed": "exposed card {card}",
-    "replay_dealt": "{seat} dealt: {cards}",
-    "replay_first_five": "{seat} first five: {cards}",
-    "replay_bidding": "bidding: {calls}",
-    "replay_doubling": "doubling: {calls}",
-    "replay_declared": "declared: {declarations}",
-    "replay_trick": "trick {number}: {plays} → {winner}, {points} points",
-    "replay_trick_in_progress": "trick {number} (in progress): {plays}",
-    "replay_to_act": "{seat} to act; legal: {legal}",
-    "replay_totals": "totals: NS {NS}, EW {EW}",
-    "replay_end": "totals: NS {NS}, EW {EW}; match winner: {winner}",
-    "replay_no_winner": "none yet",
 }
 
 AR: Final[dict[str, str]] = {
@@ -261,6 +251,10 @@ AR: Final[dict[str, str]] = {
     "bot_seat": "{seat} · {bot}",
     "team_us": "{team} (لنا)",
     "team_them": "{team} (لهم)",
+    "team_NS": "شمال-جنوب",
+    "team_EW": "شرق-غرب",
+    "team_ours": "لنا",
+    "team_theirs": "لهم",
     "suit_0": "سبيت",
     "suit_1": "هاص",
     "suit_2": "ديمن",
@@ -342,7 +336,7 @@ AR: Final[dict[str, str]] = {
     "trick_to": "أخذها {seat}",
     "last_trick_done": "الأكلة الأخيرة، +10",
     "press_enter": "اضغط Enter للجولة التالية: ",
-    "winner": "الفائز: {team} — {who} {ns} مقابل {ew} (NS مقابل EW){gahwa}.",
+    "winner": "الفائز: {team} — {who} {ns} مقابل {ew} ({team_NS} مقابل {team_EW}){gahwa}.",
     "we_win": "فزت أنت وشريكك بالمباراة،",
     "they_win": "فاز الآليون بالمباراة،",
     "by_gahwa": "(بالقهوة)",
@@ -376,7 +370,7 @@ AR: Final[dict[str, str]] = {
     "declare_choice": "أعلن {projects}",
     "no_declaration": "بلا إعلان",
     "no_word": "لا",
-    "ask_lead": "دورك في البدء.",
+    "ask_lead": "أنت تبدأ الأكلة.",
     "ask_follow": "{seat} بدأ بـ",
     "sheet_title": "ورقة الحساب · الجولة {number}",
     "totals_line": "مجموع المباراة: {us} {ns} · {them} {ew}",
@@ -392,11 +386,11 @@ AR: Final[dict[str, str]] = {
     "sheet_annulled_kawesh": "{seat} قال كوّش: أُلغيت الجولة بلا حساب",
     "sheet_contract": "اللعب: {contract}، المشتري {seat} ({team})، {level}",
     "level_1": "بلا دبل",
-    "sheet_tricks": "الأكلات: NS {NS}، EW {EW}",
-    "sheet_card_points": "الأبناط: NS {NS}، EW {EW} — أوراق الأكلات المأخوذة + 10 للأكلة "
-    "الأخيرة (المجموع {total})",
+    "sheet_tricks": "الأكلات: {team_NS} {NS}، {team_EW} {EW}",
+    "sheet_card_points": "الأبناط: {team_NS} {NS}، {team_EW} {EW} — أوراق الأكلات المأخوذة "
+    "+ 10 للأكلة الأخيرة (المجموع {total})",
     "sheet_counting_team": "الفريق المحسوب {team}: {points} بنط ← {rounded} ({rounding})؛ "
-    "ولـ{other} {other_rounded}",
+    "و{other}: {other_rounded}",
     "rounding_hokum": "الحكم: العشرات، 6 فأكثر تُجبر للأعلى، و5 تُكسر للأسفل",
     "rounding_sun": "الصن: لأقرب عشرة مع إبقاء الخمسة، ثم القسمة على 5",
     "rounding_hokum-pair": "الحكم، جبر الفريقين: كل فريق يجبر أبناطه، 6 فأكثر للأعلى؛ "
@@ -414,7 +408,7 @@ AR: Final[dict[str, str]] = {
     "sheet_baloot_transferred": "البلوت (الشايب والبنت من الحكم) عند {seat} ({team}): "
     "تذهب الـ{points} إلى {written_by} فيكتب {written}",
     "sheet_baloot_lost": "البلوت (الشايب والبنت من الحكم) عند {seat} ({team}): ضاع، لا يكتبه أحد",
-    "sheet_game_points": "النقاط (الأبناط + المشاريع + البلوت): NS {NS}، EW {EW}",
+    "sheet_game_points": "النقاط (الأبناط + المشاريع + البلوت): {team_NS} {NS}، {team_EW} {EW}",
     "sheet_doubling": "{level}: تُضاعف الجولة للفائز، والمشاريع ×{factor}",
     "sheet_gahwa": "قهوة: {team} فاز بالجولة وبالمباراة معها",
     "sheet_decision_made": "المشتري {team} نجح (الفائز بالجولة {winner}: {decided})",
@@ -425,48 +419,60 @@ AR: Final[dict[str, str]] = {
     "decided_raw-points-tie": "تعادل في الأبناط الخام",
     "decided_last-caller-loses": "تعادل: آخر من رفع يخسر",
     "decided_kaboot": "كبوت",
-    "sheet_written": "المكتوب: NS {NS}، EW {EW} — {how}",
+    "sheet_written": "المكتوب: {team_NS} {NS}، {team_EW} {EW} — {how}",
     "written_made": "كل فريق يكتب نقاطه",
     "written_failed": "الفريق الآخر يكتب الجولة كاملة وكل المشاريع المحتسبة",
     "written_doubled": "الفائز يكتب الجولة المضاعفة وكل المشاريع المحتسبة؛ "
     "ولا يكتب الخاسر شيئًا من الجولة",
     "written_kaboot": "فريق الكبوت يكتب الكبوت؛ ولا يكتب الفريق الآخر شيئًا من الجولة",
     "written_gahwa": "لا يُكتب شيء: القهوة تحسم المباراة",
-    "replay_rules": "القوانين: {name}",
-    "replay_custom": "مخصّصة",
-    "replay_hand": "الجولة {number} · الموزّع {dealer} · {outcome}",
-    "outcome_PLAYED": "لُعبت",
-    "outcome_ANNULLED": "أُلغيت",
-    "outcome_IN_PROGRESS": "جارية",
-    "replay_exposed": "الورقة المكشوفة {card}",
-    "replay_dealt": "أوراق {seat}: {cards}",
-    "replay_first_five": "أول خمس أوراق لـ{seat}: {cards}",
-    "replay_bidding": "الشراء: {calls}",
-    "replay_doubling": "الدبل: {calls}",
-    "replay_declared": "المشاريع المعلنة: {declarations}",
-    "replay_trick": "الأكلة {number}: {plays} ← {winner}، {points} بنط",
-    "replay_trick_in_progress": "الأكلة {number} (جارية): {plays}",
-    "replay_to_act": "الدور على {seat}؛ المسموح: {legal}",
-    "replay_totals": "المجموع: NS {NS}، EW {EW}",
-    "replay_end": "المجموع: NS {NS}، EW {EW}؛ الفائز بالمباراة: {winner}",
-    "replay_no_winner": "لا أحد بعد",
 }
 
-_SEAT_PARAMS: Final = frozenset({"seat", "dealer", "other"})
-#: The English suit names of the engine's reasons (``must follow diamonds``).
-_SUIT_BY_NAME: Final = {suit.name.lower(): suit for suit in Suit}
-_PROJECT_BY_WORD: Final = {kind.word: kind for kind in ProjectKind}
+#: The fields that name a team (``NS``, ``EW``), named in the catalog's words.
+_TEAM_PARAMS: Final = frozenset({"team", "other", "winner", "declarers"})
+_TEAMS: Final = ("NS", "EW")
+#: The fields isolated from the Arabic around them (Unicode FSI … PDI): card lists, paths,
+#: a bot's name with its options.
+_ISOLATED: Final = frozenset({"cards", "path", "bot"})
 
 
 class Strings:
-    """The strings of one language: ``s("key", field=value)`` and a few helpers."""
+    """The strings of one language: ``s("key", field=value)`` and a few helpers.
 
-    def __init__(self, lang: str, table: Mapping[str, str]) -> None:
+    ``us``, when set, is the team of the player the words are for: teams are then named
+    "us" and "them" (لنا، لهم) instead of by their seats. A team given as a field
+    (``team="NS"``) is named so too, and in Arabic every counted noun agrees with its number
+    (:func:`baloot.words.arabic.agree`).
+
+    >>> strings("ar", us=Team.EW)("sheet_written", **{"NS": 0, "EW": 2}, how="")
+    'المكتوب: لهم 0، لنا 2 — '
+    """
+
+    def __init__(self, lang: str, table: Mapping[str, str], us: Team | None = None) -> None:
         self.lang = lang
         self.table = table
+        self.us = us
 
     def __call__(self, key: str, **values: object) -> str:
-        return self.table[key].format(**{name: _writable(v) for name, v in values.items()})
+        named = {
+            name: self.team(value) if name in _TEAM_PARAMS and value in _TEAMS else value
+            for name, value in values.items()
+        }
+        template = self.table[key]
+        for team in _TEAMS:
+            if f"{{team_{team}}}" in template:
+                named[f"team_{team}"] = self.team(team)
+        if self.lang == "ar":
+            for name in _ISOLATED & named.keys():
+                named[name] = f"\u2068{named[name]}\u2069"
+        text = template.format(**{name: _writable(v) for name, v in named.items()})
+        return agree(text) if self.lang == "ar" else text
+
+    def team(self, team: object) -> str:
+        """A team's name: by its seats (``NS``, شمال-جنوب), or "us"/"them" for ``us``."""
+        if self.us is not None:
+            return self.table["team_ours" if team == self.us.name else "team_theirs"]
+        return self.table[f"team_{team}"]
 
     @property
     def joiner(self) -> str:
@@ -489,41 +495,35 @@ class Strings:
         """A project's name: ``sira`` or ``سرا``."""
         return self.table[f"project_{int(kind)}"]
 
-    def reason(self, error: IllegalActionError) -> str:
-        """Why ``error``'s action is illegal, in this language (English: ``error.reason``)."""
+    def reason(self, error: IllegalActionError, me: Seat | None = None) -> str:
+        """Why ``error``'s action is illegal, in this language, said to ``me`` when it is
+        about that seat (an error of no rule: its own text)."""
         if error.code is None:
             return error.reason
-        return self.rule(Reason(error.code, error.params))
+        return self.rule(Reason(error.code, error.params), me)
 
-    def rule(self, reason: Reason) -> str:
-        """A rule of the engine (a reason code and its parameters) in this language."""
-        template = REASON_TABLES.get(self.lang, {}).get(reason.code)
+    def rule(self, reason: Reason, me: Seat | None = None) -> str:
+        """A rule of the engine (a reason code and its parameters) in this language, in the
+        words of the rest of the game: cards as ``10♦``, suits as ``♦ diamonds``, seats by
+        name, and "you" when the rule is about ``me``.
+
+        >>> rule = Reason(ReasonCode.MUST_TRUMP, {"seat": "S", "suit": "hearts"})
+        >>> strings("en").rule(rule, Seat.S)
+        'you must trump: ♥ hearts was led and you have none'
+        """
+        params = reason.params
+        template = None
+        if me is not None and params.get("seat") == me.name:
+            template = YOU_TABLES[self.lang].get(reason.code)
         if template is None:
-            return reason.text
-        values = {key: self._reason_param(key, value) for key, value in reason.params.items()}
+            template = REASON_TABLES.get(self.lang, {}).get(reason.code, REASONS[reason.code])
+        values = {key: reason_param(self, key, value) for key, value in params.items()}
         return template.format(**values)
-
-    def _reason_param(self, key: str, value: str) -> str:
-        """A reason parameter in this language: seats, suits, projects and verbs."""
-        if key in _SEAT_PARAMS and value in Seat.__members__:
-            return self.seat(Seat[value])
-        if key == "suit" and value in _SUIT_BY_NAME:
-            return self.suit_with_symbol(_SUIT_BY_NAME[value])
-        if key == "project":
-            word, colon, cards = value.partition(":")
-            if word in _PROJECT_BY_WORD:
-                name = self.project(_PROJECT_BY_WORD[word])
-                return f"{name} {cards}" if colon else name
-        if self.lang == "ar" and key == "verb":
-            return AR_VERBS.get(value, value)
-        if self.lang == "ar" and key == "offered":
-            return " أو ".join(AR_VERBS.get(word, word) for word in value.split(" or "))
-        return value
 
 
 TABLES: Final[dict[str, dict[str, str]]] = {
-    "en": EN | EN_PLAY | EN_ANALYSIS,
-    "ar": AR | AR_PLAY | AR_ANALYSIS,
+    "en": EN | EN_PLAY | EN_ANALYSIS | EN_REPLAY,
+    "ar": AR | AR_PLAY | AR_ANALYSIS | AR_REPLAY,
 }
 
 
@@ -550,9 +550,9 @@ def _writable(value: object) -> object:
     return value
 
 
-def strings(lang: str) -> Strings:
-    """The strings of ``lang`` (``en`` or ``ar``)."""
-    return Strings(lang, TABLES[lang])
+def strings(lang: str, us: Team | None = None) -> Strings:
+    """The strings of ``lang`` (``en`` or ``ar``), for a player of team ``us`` if given."""
+    return Strings(lang, TABLES[lang], us)
 
 
 def language(lang: object) -> str:
@@ -585,6 +585,7 @@ def check_tables() -> None:
         for key, template in table.items():
             if fields(template) != fields(TABLES["en"][key]):
                 raise AssertionError(f"{lang}: fields of {key!r} differ from en")
+    check_said_to_you()
     for lang, reasons in REASON_TABLES.items():
         if reasons.keys() != REASONS.keys():
             raise AssertionError(f"{lang}: reason codes differ from baloot.core.reasons")

@@ -84,9 +84,18 @@ function decisionRow(decision, view, withBot) {
   ];
   if (withBot) {
     const choice = decision.expert ? decision.expert.action : null;
-    cells.push(el("td", { class: "bot" }, choice === decision.action ? "=" : label(choice, at)));
+    const cell = el("td", { class: "bot" }, choice === decision.action ? "=" : withValue(label(choice, at)));
+    if (byEquity(decision)) cell.append(el("span", { class: "equity-mark" }, " †"));
+    cells.push(cell);
   }
   return el("tr", { "data-position": decision.position, "data-mark": decision.mark || "", class: decision.exact ? "" : "estimated" }, cells);
+}
+
+/** True when the bot's call is not the call of best estimate: it chose by match equity,
+ *  with confidence, which the note under the table explains (marked †). */
+function byEquity(decision) {
+  const choice = decision.expert ? decision.expert.action : null;
+  return !decision.exact && choice !== null && choice !== decision.best;
 }
 
 // A table's header row; the columns for which `numeric` holds are aligned like their numbers.
@@ -132,6 +141,9 @@ function renderNotes(hand, analysis) {
   lines.push(analysis.bot === null ? t("analysis_note_no_bot") : t("analysis_note_estimate", { bot: analysis.bot }));
   lines.push(t("analysis_note_marks", analysis.thresholds));
   if (hand.unit === "match") lines.push(t("analysis_note_gahwa"));
+  if (analysis.bot !== null && hand.decisions.some(byEquity)) {
+    lines.push(t("analysis_note_equity", { bot: analysis.bot }));
+  }
   $("analysis-notes").replaceChildren(...lines.map((line) => el("p", {}, line)));
   $("analysis-notes").hidden = false;
 }
@@ -141,7 +153,8 @@ function render(answer) {
   const hand = analysis.hands[0];
   status("");
   const result = hand.contract
-    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)), NS: hand.score.NS, EW: hand.score.EW })
+    ? t("analysis_result", { contract: contractText({ contract: hand.contract, exposed: hand.exposed }, (s) => t("seat_" + s)),
+      NS: hand.score.NS, EW: hand.score.EW, team_NS: t("team_NS"), team_EW: t("team_EW") })
     : t("annulled");
   $("analysis-contract").textContent = result;
   renderDecisions(hand, analysis);

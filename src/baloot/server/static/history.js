@@ -6,8 +6,9 @@ import { playersText } from "./words.js";
 
 function resultText(match) {
   const totals = match.totals;
-  const score = totals ? `NS ${totals.NS} – EW ${totals.EW}` : "";
-  if (match.winner) return `${t("winner_team", { team: match.winner })} ${score}`;
+  const score = totals
+    ? t("score_pair", { a: t("team_NS"), x: totals.NS, b: t("team_EW"), y: totals.EW }) : "";
+  if (match.winner) return `${t("winner_team", { team: t("team_" + match.winner) })} ${score}`;
   return `${t("status_closed")}${score ? " · " + score : ""}`;
 }
 

@@ -29,7 +29,8 @@ const EN = {
   bot_named: "bot ({name})",
   us: "Us",
   them: "Them",
-  team_NS: "NS", team_EW: "EW",
+  team_NS: "North-South", team_EW: "East-West",
+  score_pair: "{a} {x} · {b} {y}",
   project_sira: "Sira", project_fifty: "Fifty", project_hundred: "Hundred",
   "project_four-hundred": "Four-hundred",
   // lobby
@@ -61,7 +62,7 @@ const EN = {
   go_watch: "Watch the table",
   public_tables: "Public tables in play",
   no_tables: "No public table is being played right now.",
-  table_row: "hand {hand} · us/them {ns}–{ew} · {rules}",
+  table_row: "hand {hand} · {score} · {rules}",
   watch: "Watch",
   error_prefix: "Error: ",
   load_failed: "Could not load from the server.",
@@ -95,6 +96,7 @@ const EN = {
   table_title: "Baloot table",
   connecting: "Connecting…",
   reconnecting: "Connection lost — reconnecting in {s} s…",
+  not_sent: "Not sent: the connection is down. Try again once it is back.",
   fatal_4403: "This seat link is not valid for this table. Ask for a new link.",
   fatal_4404: "There is no such table. It may have ended long ago, or the link is wrong.",
   fatal_4500: "This table could not be brought back after a fault. It is kept as it was; the server's operator can see why.",
@@ -142,12 +144,12 @@ const EN = {
   winner_us: "You won the match!",
   winner_them: "They won the match.",
   winner_team: "{team} won the match.",
-  final_score: "Final: us {us} · them {them}",
+  final_score: "Final: {score}",
+  claimed_by: "Sawa: {seat} claimed the rest with these cards",
   record_link: "Download the match record",
   made: "made", failed: "failed",
   declared: "declared {p}",
   shown: "shown {p}",
-  result_line: "{contract}: us {us} · them {them}",
   // questions
   q_bid_1: "Round 1 — exposed {card}: Hokum would make {suit} trump. Hokum, Sun or pass?",
   q_bid_2: "Round 2 — Hokum in another suit than {suit}, Sun, or pass.",
@@ -271,7 +273,8 @@ const AR = {
   bot_named: "آلي ({name})",
   us: "لنا",
   them: "لهم",
-  team_NS: "NS", team_EW: "EW",
+  team_NS: "شمال-جنوب", team_EW: "شرق-غرب",
+  score_pair: "{a} {x} · {b} {y}",
   project_sira: "سرا", project_fifty: "خمسين", project_hundred: "مية",
   "project_four-hundred": "أربعمية",
   lobby_title: "بلوت — طاولة جديدة",
@@ -302,7 +305,7 @@ const AR = {
   go_watch: "شاهد الطاولة",
   public_tables: "طاولات عامة جارية",
   no_tables: "لا توجد طاولة عامة جارية الآن.",
-  table_row: "الجولة {hand} · {ns}–{ew} · {rules}",
+  table_row: "الجولة {hand} · {score} · {rules}",
   watch: "شاهد",
   error_prefix: "خطأ: ",
   load_failed: "تعذّر التحميل من الخادم.",
@@ -334,6 +337,7 @@ const AR = {
   table_title: "طاولة بلوت",
   connecting: "جارٍ الاتصال…",
   reconnecting: "انقطع الاتصال — إعادة المحاولة بعد {s} ث…",
+  not_sent: "لم يُرسل: الاتصال منقطع. أعد المحاولة حين يعود.",
   fatal_4403: "رابط المقعد هذا غير صالح لهذه الطاولة. اطلب رابطًا جديدًا.",
   fatal_4404: "لا توجد طاولة بهذا الرابط. ربما انتهت منذ زمن، أو الرابط خطأ.",
   fatal_4500: "تعذّرت استعادة هذه الطاولة بعد عطل. هي محفوظة كما كانت، ويعرف مشغّل الخادم السبب.",
@@ -381,12 +385,12 @@ const AR = {
   winner_us: "فزتم بالمباراة!",
   winner_them: "فازوا بالمباراة.",
   winner_team: "فاز {team} بالمباراة.",
-  final_score: "النتيجة: لنا {us} · لهم {them}",
+  final_score: "النتيجة: {score}",
+  claimed_by: "سوا: أخذ {seat} الباقي بهذه الأوراق",
   record_link: "نزّل سجل المباراة",
   made: "نجح", failed: "خسر",
   declared: "أعلن {p}",
   shown: "كشف {p}",
-  result_line: "{contract}: لنا {us} · لهم {them}",
   q_bid_1: "الدور الأول — المكشوفة {card}: الحكم يجعل {suit} حكمًا. حكم أم صن أم بس؟",
   q_bid_2: "الدور الثاني — حكم في نوع غير {suit}، أو صن، أو بس.",
   q_bid_3: "الدور الثالث — صن، أو بس وتُلغى الجولة.",
@@ -395,7 +399,7 @@ const AR = {
   "q_third-round": "الدور الثالث — صن، أو بس وتُلغى الجولة.",
   "q_name-trump": "سمِّ نوع الحكم (غير {suit})، أو العب صن.",
   q_double: "هل تدبل؟",
-  q_play: "دورك: اختر ورقة.",
+  q_play: "اختر ورقة.",
   q_declare: "أعلن مشاريعك قبل ورقتك الأولى، أو العب مباشرة.",
   q_pick_word: "تلعب {card} مع إكّة؟",
   a_pass_no_double: "بلا دبل",
@@ -501,7 +505,34 @@ export function t(key, params = {}) {
   let text = CATALOGS[LANG][key];
   if (text === undefined) text = CATALOGS.en[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return LANG === "ar" ? agreeArabic(text) : text;
+}
+
+// Arabic counts differently from English: 1 نقطة واحدة, 2 نقطتان, 3–10 نقاط, 11 and more نقطة.
+// The same nouns and forms as baloot.words.arabic, which words the terminal and the server.
+const COUNTED = [
+  ["نقطة واحدة", "نقطتان", "نقاط", "نقطة"],
+  ["بنط واحد", "بنطان", "أبناط", "بنط"],
+  ["ورقة واحدة", "ورقتان", "أوراق", "ورقة"],
+  ["أكلة واحدة", "أكلتان", "أكلات", "أكلة"],
+  ["ثانية واحدة", "ثانيتان", "ثوانٍ", "ثانية"],
+  ["جولة واحدة", "جولتان", "جولات", "جولة"],
+  ["قرار واحد", "قراران", "قرارات", "قرار"],
+];
+const NOUN_OF = new Map(COUNTED.flatMap((forms) => [[forms[2], forms], [forms[3], forms]]));
+const COUNTED_RE = new RegExp(
+  `(?<![\\d.])(\\d+) (${[...NOUN_OF.keys()].sort((a, b) => b.length - a.length).join("|")})(?![\\p{L}\\p{M}])`, "gu");
+
+/** `text` with each counted noun in the form its number asks for ("8 نقاط", "نقطتان"). */
+export function agreeArabic(text) {
+  return text.replace(COUNTED_RE, (m, digits, noun) => {
+    const n = Number(digits);
+    const [one, two, few, many] = NOUN_OF.get(noun);
+    if (n === 1) return one;
+    if (n === 2) return two;
+    return `${n} ${n % 100 >= 3 && n % 100 <= 10 ? few : many}`;
+  });
 }
 
 /** A link to this page in the other language, keeping every other query parameter. */

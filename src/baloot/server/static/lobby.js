@@ -4,7 +4,7 @@
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
 import { LISTED_SEATS, botPlayer } from "./protocol.js";
-import { playersText } from "./words.js";
+import { playersText, presetWord } from "./words.js";
 import { forget, myTables, seatUrl } from "./mytables.js";
 
 /** The bots a person picks by level; every other bot of the server is under "more". */
@@ -199,8 +199,8 @@ function showCreated(answer) {
 }
 
 function rulesText(rules) {
-  if (typeof rules === "string") return rules;
-  if (rules && rules.preset) return t("rules_custom", { preset: rules.preset });
+  if (typeof rules === "string") return presetWord(rules);
+  if (rules && rules.preset) return t("rules_custom", { preset: presetWord(rules.preset) });
   return "";
 }
 
@@ -217,8 +217,11 @@ async function loadTables() {
     list.replaceChildren(...tables.map((table) => el("li", {},
       el("span", { class: "players" }, playersText(table.players)),
       el("span", { class: "sub" }, t("table_row", {
-        hand: table.hand, ns: table.totals ? table.totals.NS : 0, ew: table.totals ? table.totals.EW : 0,
-        rules: rulesText(table.rules),
+        hand: table.hand, rules: rulesText(table.rules),
+        score: t("score_pair", {
+          a: t("team_NS"), x: table.totals ? table.totals.NS : 0,
+          b: t("team_EW"), y: table.totals ? table.totals.EW : 0,
+        }),
       })),
       el("a", { class: "btn", href: withLang(table.spectate) }, t("watch")))));
   } catch (err) {

@@ -28,6 +28,7 @@ export class TableConnection {
     this.match = null;
     this.seats = null;
     this.sheets = {}; // hand number → sheet lines from its hand-over
+    this.claimed = {}; // hand number → the accepted claim's seat and cards, from its hand-over
     this.socket = null;
     this.status = "connecting"; // connecting | open | retrying | moving | fatal
     this.fatal = null;
@@ -216,6 +217,7 @@ export class TableConnection {
       this.view = message.view;
       this.match = message.match;
       if (message.match) this.sheets[message.match.hands.length] = message.sheet || [];
+      if (message.match && message.claimed) this.claimed[message.match.hands.length] = message.claimed;
     } else if (type === "deal") {
       this.view = message.view;
       this.match = message.match;

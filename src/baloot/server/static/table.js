@@ -9,7 +9,7 @@ import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
 import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, readAction, trickWords } from "./protocol.js";
-import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText } from "./words.js";
+import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText, reasonText } from "./words.js";
 import { TableConnection } from "./net.js";
 import { Pacer, animate, feltState, markLeader } from "./motion.js";
 import { sounds, soundSwitch } from "./sound.js";
@@ -109,13 +109,58 @@ function usThem() {
   return { us, them: otherTeam(us) };
 }
 
+/** A team as this page names it: "Us" and "Them" on a seat's page, its seats' names
+ *  ("North-South") for a spectator, who belongs to neither. */
+function teamLabel(team) {
+  const me = mySeat();
+  if (!me) return t("team_" + team);
+  return TEAM[me] === team ? t("us") : t("them");
+}
+
+/** "Us 12 · Them 30" (a spectator: "North-South 12 · East-West 30"), for a score by team. */
+function scorePair(score) {
+  const { us, them } = usThem();
+  return t("score_pair", { a: teamLabel(us), x: score[us], b: teamLabel(them), y: score[them] });
+}
+
+/** True while the page holds a table but its connection is down: nothing can be sent, so
+ *  every control that sends is disabled (the status banner says why) rather than silent. */
+function offline() {
+  return conn.status !== "open";
+}
+
+/** Why the engine refuses a reject's action, in the page's words (its own text when the
+ *  reject names no parameters: a fault of the message, not a rule of the game). */
+function rejectReason(message) {
+  if (!message.params) return message.reason || message.code;
+  return reasonText(message.code, message.params, seatName, mySeat());
+}
+
+/** A tap on a card the rules do not let this seat play now: the engine's reason for it,
+ *  sent with the view (view.refused), in the page's words. */
+function explainRefused(card) {
+  const refused = conn.view && conn.view.refused && conn.view.refused[card];
+  if (!refused) return;
+  const reason = reasonText(refused.code, refused.params, seatName, mySeat());
+  ui.message = reason.charAt(0).toUpperCase() + reason.slice(1);
+  render();
+}
+
+/** True when this seat has a decision of its own in the match to take back. */
+function somethingToUndo() {
+  const me = mySeat();
+  if (!me || !conn.view) return false;
+  if (conn.view.actions.some((action) => readAction(action).seat === me)) return true;
+  return !!(conn.match && conn.match.hands.length > 0);
+}
+
 // ------------------------------------------------------------------ events
 
 function onChange(kind, message) {
   if (kind === "ack") return;
   if (kind === "reject") {
     ui.pending = false;
-    const reason = message.reason || message.code;
+    const reason = rejectReason(message);
     ui.message = message.code === "claim_not_proven"
       ? t("claim_refused", { reason }) : t("rejected", { reason });
     render();
@@ -141,11 +186,20 @@ function onChange(kind, message) {
 function send(action) {
   if (ui.pending) return;
   const id = conn.act(action);
-  if (id) {
-    ui.pending = true;
-    ui.message = "";
-    render();
+  if (!id) {
+    notSent();
+    return;
   }
+  ui.pending = true;
+  ui.message = "";
+  render();
+}
+
+/** A click the socket could not carry (it closed just now): said, never silently dropped;
+ *  the banner and the disabled controls follow as the connection reports it. */
+function notSent() {
+  ui.message = t("not_sent");
+  render();
 }
 
 /** Check the revealed deal of a hand (fair.js), then show what was found on its sheet. */
@@ -170,18 +224,27 @@ function sendControl(type) {
     if (fair) rememberEntropy(tableId, fair.hand, extra.entropy);
   }
   const id = conn.control(type, extra);
-  if (!id) return;
+  if (!id) {
+    notSent();
+    return;
+  }
   if (type === "next") ui.nextSentFor = conn.match ? conn.match.hand : null;
   if (type === "undo" || type === "claim") ui.pending = true;
   ui.message = "";
   render();
 }
 
+/** Whom the sheet's sentences are worded for: an Arabic seat's page names the teams لنا and
+ *  لهم, as Arabic players do; an English page and a spectator name them by their seats. */
+function sheetSeat() {
+  return mySeat() && LANG === "ar" ? { seat: mySeat() } : {};
+}
+
 async function words(body) {
   const response = await fetch("/api/words", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ lang: LANG, ...body }),
+    body: JSON.stringify({ lang: LANG, ...sheetSeat(), ...body }),
   });
   if (!response.ok) throw new Error(String(response.status));
   return response.json();
@@ -209,7 +272,7 @@ function wordSheet(handNumber) {
   const sheet = conn.sheets[handNumber];
   const answer = sheet
     ? words({ sheet, hint: [] })
-    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}`)
+    : fetch(`/api/tables/${encodeURIComponent(tableId)}/sheet?hand=${handNumber}&lang=${LANG}${sheetSeat().seat ? "&seat=" + sheetSeat().seat : ""}`)
         .then((response) => { if (!response.ok) throw new Error(String(response.status)); return response.json(); });
   answer
     .then((worded) => {
@@ -273,9 +336,9 @@ function renderScore() {
   const totals = conn.match ? conn.match.totals : { NS: 0, EW: 0 };
   const box = $("score");
   box.replaceChildren(
-    el("span", { class: "score-us" }, `${t("us")} ${totals[us]}`),
+    el("span", { class: "score-us" }, `${teamLabel(us)} ${totals[us]}`),
     el("span", { class: "score-sep" }, "·"),
-    el("span", { class: "score-them" }, `${t("them")} ${totals[them]}`),
+    el("span", { class: "score-them" }, `${teamLabel(them)} ${totals[them]}`),
     el("span", { class: "score-hand" }, conn.match ? t("hand_number", { n: conn.match.hand }) : ""),
   );
 }
@@ -286,9 +349,9 @@ function renderContract() {
   const line = [el("strong", {}, contractText(view, seatName))];
   if (view.phase === PHASE.playing || view.phase === PHASE.over) {
     line.push(el("span", { class: "taken" },
-      `${t("us")}: ${t("tricks_taken", { t: view.tricks_won[us], p: view.card_points[us] })}`));
+      `${teamLabel(us)}: ${t("tricks_taken", { t: view.tricks_won[us], p: view.card_points[us] })}`));
     line.push(el("span", { class: "taken" },
-      `${t("them")}: ${t("tricks_taken", { t: view.tricks_won[them], p: view.card_points[them] })}`));
+      `${teamLabel(them)}: ${t("tricks_taken", { t: view.tricks_won[them], p: view.card_points[them] })}`));
   }
   $("contract").replaceChildren(...line);
 }
@@ -359,32 +422,47 @@ function renderCenter() {
   const center = $("center");
   const items = [];
   const done = view.tricks.filter((tr) => tr.winner !== null);
-  let trick = view.tricks[view.tricks.length - 1] || null;
-  let caption = "";
-  if (ui.showLast) {
-    const last = done[done.length - 1];
-    if (last) {
-      trick = last;
-      caption = t("last_trick_to", { n: done.length, seat: seatName(last.winner), p: last.points });
-    } else {
-      trick = null;
-      caption = t("no_last_trick");
-    }
-  }
+  const trick = view.tricks[view.tricks.length - 1] || null;
+  renderLastTrick(done, where);
   if (trick && trick.cards.length) {
     let seat = trick.leader;
     trick.cards.forEach((card, i) => {
       items.push(trickCard(card, trick.words[i], where[seat], trick.winner === seat && trick.cards.length === 4));
       seat = nextSeat(seat);
     });
-  } else if (!ui.showLast && view.exposed && (!view.tricks.length)) {
+  } else if (view.exposed && (!view.tricks.length)) {
     const exposed = el("div", { class: "exposed" },
       el("div", { class: "label" }, t("exposed")), cardElement(view.exposed));
     if (view.taker) exposed.append(el("div", { class: "label" }, t("took", { seat: seatName(view.taker) })));
     items.push(exposed);
   }
-  if (caption) items.push(el("div", { class: "caption" }, caption));
   center.replaceChildren(...items);
+}
+
+/** The last finished trick, when asked for, in a small view of its own in the felt's corner:
+ *  its caption above its cards, and the trick in play left where it is. */
+function renderLastTrick(done, where) {
+  const box = $("last-trick");
+  if (!box) return;
+  const last = done[done.length - 1];
+  box.hidden = !ui.showLast;
+  if (!ui.showLast) {
+    box.replaceChildren();
+    return;
+  }
+  if (!last) {
+    box.replaceChildren(el("div", { class: "last-caption" }, t("no_last_trick")));
+    return;
+  }
+  const cards = [];
+  let seat = last.leader;
+  last.cards.forEach((card, i) => {
+    cards.push(trickCard(card, last.words[i], where[seat], last.winner === seat));
+    seat = nextSeat(seat);
+  });
+  box.replaceChildren(
+    el("div", { class: "last-caption" }, t("last_trick_to", { n: done.length, seat: seatName(last.winner), p: last.points })),
+    el("div", { class: "last-cards" }, cards));
 }
 
 function myTurn() {
@@ -445,7 +523,7 @@ function playsByCard(choices) {
 
 function actionButton(choice, extraClass = "") {
   return el("button", {
-    type: "button", class: "act " + extraClass, "data-action": choice.action,
+    type: "button", class: "act " + extraClass, "data-action": choice.action, disabled: offline(),
     onclick: () => send(choice.action),
   }, actionLabel(choice, conn.view));
 }
@@ -486,7 +564,13 @@ function renderHand() {
     if (choices) {
       attrs["data-action"] = choices[0].action;
       attrs.class += " legal";
+      attrs.disabled = offline();
       attrs.onclick = () => send(choices[0].action);
+    } else if (anyPlay && view.refused && view.refused[card]) {
+      // Not playable now, but a tap says why: the engine's reason, not a silent card.
+      attrs.class += " illegal";
+      attrs["aria-disabled"] = "true";
+      attrs.onclick = () => explainRefused(card);
     } else {
       attrs.disabled = true;
       if (anyPlay) attrs.class += " illegal";
@@ -510,13 +594,14 @@ function renderControls() {
   const solo = mySeat() && ui.info && Array.isArray(ui.info.humans) && ui.info.humans.length === 1;
   if (solo && !conn.match?.winner) {
     controls.push(el("button", { type: "button", class: "ctl", "data-control": "undo",
-      disabled: ui.pending || view.actions.length === 0, onclick: () => sendControl("undo") }, t("undo")));
+      disabled: ui.pending || offline() || !somethingToUndo(), onclick: () => sendControl("undo") }, t("undo")));
     controls.push(el("button", { type: "button", class: "ctl", "data-control": "hint",
-      disabled: !myTurn() || ui.pending, onclick: () => sendControl("hint") }, t("hint")));
+      disabled: !myTurn() || ui.pending || offline(), onclick: () => sendControl("hint") }, t("hint")));
   }
-  if (myTurn() && view.phase === PHASE.playing && isLeading(view) && view.hand.length > 1) {
+  // Sawa is offered only when the server says the claim would be accepted (view.claim).
+  if (myTurn() && view.claim && view.hand.length > 1) {
     controls.push(el("button", { type: "button", class: "ctl claim", "data-control": "claim",
-      disabled: ui.pending, onclick: () => sendControl("claim") }, t("claim")));
+      disabled: ui.pending || offline(), onclick: () => sendControl("claim") }, t("claim")));
   }
   box.replaceChildren(...controls);
   box.hidden = controls.length === 0;
@@ -537,10 +622,10 @@ function renderSheet() {
   const items = [el("h2", {}, t("sheet_title", { number: handNumber }))];
   if (match.winner) items.unshift(el("p", { class: "result-title" }, t("result_title")));
   if (result) {
-    items.push(el("p", { class: "result" }, t("result_line", {
-      contract: shortContract(result), us: result.score[us], them: result.score[them],
-    })));
+    items.push(el("p", { class: "result" }, `${shortContract(result)}: ${scorePair(result.score)}`));
   }
+  const claimed = conn.claimed && conn.claimed[handNumber];
+  if (claimed) items.push(claimedHand(claimed));
   // The last card's event comes just before the hand-over: word the sheet once the match has
   // the hand among its finished ones.
   if (conn.sheets[handNumber] || match.hands.length >= handNumber) wordSheet(handNumber);
@@ -565,13 +650,13 @@ function renderSheet() {
   }
   if (match.winner) {
     const mine = mySeat() ? TEAM[mySeat()] === match.winner : null;
-    const text = mine === null ? t("winner_team", { team: match.winner }) : mine ? t("winner_us") : t("winner_them");
+    const text = mine === null ? t("winner_team", { team: teamLabel(match.winner) }) : mine ? t("winner_us") : t("winner_them");
     // The result first, as large as the moment: who won, the final score, what next.
     ui.result = ui.result || resultActions(tableId, mySeat() ? token : null);
     const labels = teamLabels();
     items.splice(1, 0,
       el("p", { class: "winner" + (mine === false ? " lost" : "") }, text),
-      el("p", { class: "final-score", "aria-label": t("final_score", { us: match.totals[us], them: match.totals[them] }) },
+      el("p", { class: "final-score", "aria-label": t("final_score", { score: scorePair(match.totals) }) },
         el("span", { class: "final-us" }, el("small", {}, labels[us]), String(match.totals[us])),
         el("span", { class: "final-sep", "aria-hidden": "true" }, "–"),
         el("span", { class: "final-them" }, el("small", {}, labels[them]), String(match.totals[them]))),
@@ -582,7 +667,7 @@ function renderSheet() {
     const me = mySeat();
     if (me && awaiting.includes(me) && ui.nextSentFor !== handNumber) {
       items.push(el("button", {
-        type: "button", class: "act next", "data-action": "next", onclick: () => sendControl("next"),
+        type: "button", class: "act next", "data-action": "next", disabled: offline(), onclick: () => sendControl("next"),
       }, t("next")));
     } else if (awaiting.length) {
       items.push(el("p", { class: "sub" }, t("waiting_next", { seats: awaiting.map(seatName).join(t("joiner")) })));
@@ -600,6 +685,13 @@ function teamLabels() {
   const { us, them } = usThem();
   if (!mySeat()) return { NS: t("team_NS"), EW: t("team_EW") };
   return { [us]: t("us"), [them]: t("them") };
+}
+
+/** The hand of a seat whose claim (Sawa) was accepted, face up, as it held it then. */
+function claimedHand(claimed) {
+  return el("div", { class: "claimed" },
+    el("p", {}, t("claimed_by", { seat: seatName(claimed.seat) })),
+    el("div", { class: "claimed-cards" }, claimed.cards.map((card) => cardElement(card))));
 }
 
 /** A finished hand's analysis is shown once its cards are: played out, or the match over. */
@@ -631,7 +723,7 @@ function renderRunning() {
   }
   const table = el("table", {},
     el("thead", {}, el("tr", {}, el("th", {}, t("col_hand")), el("th", {}, t("col_contract")),
-      el("th", {}, t("us")), el("th", {}, t("them")))),
+      el("th", {}, teamLabel(us)), el("th", {}, teamLabel(them)))),
     el("tbody", {}, rows),
     el("tfoot", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("total")),
       el("th", {}, String(match.totals[us])), el("th", {}, String(match.totals[them])))));

@@ -4,6 +4,30 @@ import { t } from "./i18n.js";
 import { SYMBOL, cardText, suitOf } from "./cards.js";
 import { LISTED_SEATS, PHASE, botName, isLeading, projectKind, readAction } from "./protocol.js";
 
+/** The suits as the engine's reasons name them ("must follow diamonds"). */
+const SUIT_BY_NAME = { spades: "s", hearts: "h", diamonds: "d", clubs: "c" };
+
+/** One parameter of an engine reason in the page's words: seats by name, cards as "10♣". */
+function reasonParam(key, value, seatName) {
+  if (key === "seat" || key === "dealer" || key === "other") return seatName(value);
+  if (key === "card" || key === "higher") return String(value).split(", ").map(cardText).join(", ");
+  if (key === "suit" && SUIT_BY_NAME[value]) return suitWord(SUIT_BY_NAME[value]);
+  if (key === "project") return projectsText([value]);
+  return String(value);
+}
+
+/** The engine's reason for refusing an action (its code and parameters, seat-view.md §4) in
+ *  the page's words, from the server's catalogs: said to the player when it is about their
+ *  own seat ("You must follow ♦ diamonds"), else naming the seat. */
+export function reasonText(code, params, seatName, me) {
+  const values = {};
+  for (const [key, value] of Object.entries(params || {})) values[key] = reasonParam(key, value, seatName);
+  const yours = me && params && params.seat === me ? t("you_" + code, values) : null;
+  let text = yours && yours !== "you_" + code ? yours : t("reason_" + code, values);
+  if (text === "reason_" + code) text = code;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function suitWord(suit) {
   return `${SYMBOL[suit]} ${t("suit_" + suit)}`;
 }
@@ -13,10 +37,22 @@ export function projectsText(kinds) {
   return kinds.map((k) => t("project_" + projectKind(k))).join(t("joiner"));
 }
 
-/** A player in words: "bot expert" for "bot:expert", a person by the name given. */
+/** A bot's name in the page's language: its level ("easy", "سهل"), or an engine's own name. */
+export function botWord(name) {
+  const word = t("bot_level_" + name);
+  return word === "bot_level_" + name ? name : word;
+}
+
+/** A rules preset's name in the page's language ("classic", "الكلاسيكية"). */
+export function presetWord(name) {
+  const word = t("preset_name_" + name);
+  return word === "preset_name_" + name ? name : word;
+}
+
+/** A player in words: "bot (hard)" for "bot:hard", a person by the name given. */
 export function playerLabel(player) {
   const bot = botName(player);
-  return bot === null ? String(player) : t("bot_named", { name: bot });
+  return bot === null ? String(player) : t("bot_named", { name: botWord(bot) });
 }
 
 /** "North: Amal · East: bot expert · …": the players of a table or a match, by seat. */
