@@ -178,7 +178,7 @@ def test_a_spectator_reads_the_talk_but_may_not_talk() -> None:
 
 
 def test_a_line_is_1_to_200_characters_after_nfc_with_no_control_character() -> None:
-    harness, clients, clock = human_to_act()
+    harness, clients, _ = human_to_act()
     south = clients[Seat.S]
     v = harness.room.v
     for bad in ("", "x" * (MAX_SAID + 1), "two\nlines", "bell\x07", 7):
