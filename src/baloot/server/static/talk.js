@@ -78,7 +78,7 @@ export class TalkPanel {
       this.input, this.sendButton);
     this.quick = el("div", { class: "talk-quick", role: "group", "aria-label": t("talk_quick") },
       [...PHRASES, ...EMOJI].map((phrase) => el("button", {
-        type: "button", class: "talk-phrase", "data-phrase": phrase,
+        type: "button", class: "talk-phrase", "data-phrase": phrase, dir: "auto",
         lang: /[\u0600-\u06ff]/.test(phrase) ? "ar" : PHRASES.includes(phrase) ? "en" : null,
         "aria-label": EMOJI.includes(phrase) ? t("talk_say_emoji", { emoji: phrase }) : null,
         onclick: () => this.send(phrase, false),
