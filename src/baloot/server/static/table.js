@@ -32,6 +32,7 @@ const ui = {
   message: "", // a short line: a reject, a hint
   nextSentFor: null, // the hand whose "next" we sent
   talk: null, // the TalkPanel, once the page knows the table
+  deadline: null, // the server's deadline as of the frame shown: {kind, seat, at} or null
   worded: {}, // hand number → worded sheet lines
   lines: {}, // hand number → its sheet lines, keyed (from the hand-over or the sheet endpoint)
   result: null, // the end of the match's buttons, made once
@@ -182,6 +183,7 @@ function onChange(kind, message) {
     if (mine && message.timeout) ui.message = timedOutLine(message.action);
     if (kind === "deal") ui.showLast = false;
   }
+  if (message && "deadline" in message) ui.deadline = message.deadline;
   if (kind === "said") setTimeout(render, BUBBLE_MS + 50); // its bubble goes
   render();
 }
@@ -250,9 +252,10 @@ function timedOutLine(action) {
   return read.verb === "play" ? t("timed_out_play", { card: label }) : t("timed_out_call", { call: label });
 }
 
-/** The server's deadline for `seat` (a turn, or the wait before a bot plays for them). */
+/** The server's deadline for `seat` (a turn, or the wait before a bot plays for them), as of
+ *  the frame shown (the pacer may show a turn after the server has moved on). */
 function seatDeadline(seat) {
-  const deadline = conn.deadline;
+  const deadline = ui.deadline;
   return deadline && deadline.seat === seat && deadline.kind !== "next" ? deadline : null;
 }
 
@@ -690,7 +693,7 @@ function renderSheet() {
     } else if (sent) {
       items.push(el("p", { class: "sub awaited" }, t("next_sent")));
     }
-    const deadline = conn.deadline;
+    const deadline = ui.deadline;
     if (deadline && deadline.kind === "next") {
       items.push(el("p", { class: "next-countdown" },
         countdown(deadline, conn.serverNow(), { label: (s) => t("next_in", { s }) })));
