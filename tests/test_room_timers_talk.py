@@ -235,3 +235,22 @@ def test_the_talk_is_stored_and_comes_back_after_a_restart_not_in_the_record() -
     client = Harness(again).connect(None)
     assert client.messages[0]["talk"][-1]["text"] == "well played"
     assert "well played" not in json.dumps(str(again.table.record()))
+
+
+def test_a_dropped_human_played_for_is_still_played_for_at_once_after_a_restart() -> None:
+    harness, clients, clock = human_to_act()
+    room = harness.room
+    harness.deliver(room.disconnect(clients[Seat.S].connection))
+    clock.now = T + 30
+    harness.deliver(room.time_out(Seat.S))
+    _, steps = room.take_steps()
+    config = room.config(timer=None, public=False, created=0.0)
+    clock.now = T + 100
+    again = Room.from_config(config, steps, clock=clock)
+    assert again.seats_json()["S"] == {"player": "bot:heuristic", "connected": False}
+    while again.table.waiting().kind is not WaitKind.HUMAN:
+        if again.table.waiting().kind is WaitKind.NEXT:
+            again.deal()
+        else:
+            again.step_bot()
+    assert again.deadline().to_json() == deadline("stand-in", "S", 100)  # type: ignore[union-attr]

@@ -287,13 +287,16 @@ class Room:
         """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
         as they were (a :class:`~baloot.server.journal.JournalError` for a step whose ``v`` is
         not where taking it again leads). Nothing is sent; the history for ``resync`` starts
-        afresh."""
+        afresh. A human seat the bot played for (its time ran out) and that was not told back
+        since (a ``seat`` step) is still played for: at once, until its human comes back."""
         table = self.table
         for number, step in enumerate(steps, self._taken):
             self._secrets.keep([] if step.secret is None else [step.secret])
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
+                if step.kind is StepKind.BOT and step.seat in table.humans:
+                    self.seating.stand_in(step.seat)
             elif step.kind is StepKind.NEXT:
                 assert step.seat is not None
                 entropy = None if step.entropy is None else bytes.fromhex(step.entropy)
@@ -306,6 +309,7 @@ class Room:
             elif step.kind is StepKind.SEAT:
                 assert step.seat is not None
                 table.note_seat(step.seat)
+                self.seating.back(step.seat)  # a stand-in is told before it plays
             elif step.kind is StepKind.SAY:
                 assert step.seat is not None and step.text is not None
                 table.note_said(step.seat)
