@@ -515,11 +515,36 @@ def table_state(page: Page) -> dict[str, Any]:
     }
 
 
-def test_two_browsers_play_as_partners_at_one_table(pages: Pages, server: Served) -> None:
-    created = server.create({"S": "human", "N": "human"})
+def test_two_browsers_play_as_partners_at_one_table(
+    pages: Pages, server: Served, artifacts: Path
+) -> None:
+    """Two partners play a hand, with a turn timer, and talk; a spectator reads the talk."""
+    created = server.api("/api/tables", {"seats": {"S": "human", "N": "human"}, "timer": 60})
     south = pages.open(created["seats"]["S"]["url"])
     north = pages.open(created["seats"]["N"]["url"])
+    watcher = pages.open(created["spectate"])
     seats = {"S": south, "N": north}
+
+    # The server's turn timer: a ring counts down on the acting seat, for everyone.
+    ring = watcher.locator("#felt .seat.to-act .deadline-ring")
+    ring.wait_for()
+    assert 0 < int(ring.locator(".seconds").inner_text()) <= 60
+    assert "seconds" in (ring.get_attribute("aria-label") or "")
+
+    # Table talk: a quick phrase reaches the partner (a bubble on the seat, the log) and the
+    # spectator, who may read but not talk; a mute hides a player's lines in this browser.
+    north.locator('#talk [data-phrase="يا هلا"]').click()
+    south.locator("#seat-top [data-bubble]").get_by_text("يا هلا").wait_for()
+    watcher.locator('#talk .talk-log li[data-said="N"]').get_by_text("يا هلا").wait_for()
+    assert watcher.locator("#talk .talk-form").is_hidden()
+    south.locator("#talk .talk-input").fill("well played, partner")
+    south.locator('#talk [data-control="say"]').click()
+    north.locator('#talk .talk-log li[data-said="S"]').get_by_text("well played").wait_for()
+    shot(watcher, artifacts, "table-talk-and-countdown")
+    south.locator('#talk [data-mute="N"]').click()
+    expect(south.locator('#talk .talk-log li[data-said="N"]')).to_have_count(0)
+    south.locator('#talk [data-mute="N"]').click()
+    expect(south.locator('#talk .talk-log li[data-said="N"]')).to_have_count(1)
 
     # Whoever has a decision makes it, until the hand is over on both pages.
     deadline = time.monotonic() + WAIT
@@ -542,9 +567,15 @@ def test_two_browsers_play_as_partners_at_one_table(pages: Pages, server: Served
 
     for page in seats.values():
         assert "hand 1" in (page.locator("#sheet h2").text_content() or "").lower()
+    # Two humans: the next hand is dealt at the server's deadline, counted down on the sheet.
+    countdown = south.locator('#sheet .next-countdown [data-deadline-kind="next"]')
+    countdown.wait_for()
+    assert re.search(r"dealt in \d+ s", countdown.inner_text())
     click(south, "next")
-    # South waits for North, and says so.
-    south.locator("#sheet").get_by_text("North").wait_for()
+    # South waits for North, and says so; South is no longer listed as awaited.
+    awaited = south.locator("#sheet .awaited")
+    awaited.get_by_text("North").wait_for()
+    assert "You" not in awaited.inner_text() and "South" not in awaited.inner_text()
     click(north, "next")
     for page in seats.values():
         expect(page.locator("#score .score-hand")).to_have_text("Hand 2")

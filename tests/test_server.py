@@ -385,7 +385,7 @@ def test_with_a_turn_timer_the_bot_decides_for_a_late_human_and_says_so(server: 
     created = create(client, timer=15, names={"S": "Saad"})
     table, token = created["table"], created["seats"]["S"]["token"]
     live = server.hall.tables[table]
-    live.config = replace(live.config, timer=0.3)  # 15 s made short for the test
+    live.room.timing = replace(live.room.timing, turn=0.3)  # 15 s made short for the test
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
         south.until(my_turn("S"))
@@ -397,17 +397,68 @@ def test_with_a_turn_timer_the_bot_decides_for_a_late_human_and_says_so(server: 
         assert (back["player"], back["connected"]) == ("Saad", True)
 
 
-def test_the_next_hand_is_dealt_after_the_wait_without_next(server: Server) -> None:
+def test_a_table_of_two_humans_deals_the_next_hand_at_the_deadline_without_next(
+    server: Server,
+) -> None:
     client = server.client
-    assert client is not None
+    assert client is not None and server.hall is not None
+    server.hall.clock = lambda: 1_000.0  # a clock that stands still: the deadline is exact
+    created = create(client, seats={"S": "human", "N": "human"})
+    table = created["table"]
+    tokens = {seat: created["seats"][seat]["token"] for seat in ("S", "N")}
+    with (
+        client.websocket_connect(f"/ws/tables/{table}?token={tokens['S']}") as south_socket,
+        client.websocket_connect(f"/ws/tables/{table}?token={tokens['N']}") as north_socket,
+    ):
+        south, north = Seen(south_socket), Seen(north_socket)
+        while True:
+            message = north.until(lambda m: "view" in m)
+            if message["type"] == "hand-over":
+                break
+            view = message["view"]
+            if view["to_act"] == "N" and view["legal"]:
+                north.act(view["legal"][0])
+            elif view["to_act"] == "S":
+                south.act(south.until(my_turn("S"))["view"]["legal"][0])
+        assert message["deadline"] == {"kind": "next", "seat": None, "at": 1_000_300}
+        dealt = north.until(lambda m: m["type"] == "deal")
+        assert dealt["match"]["hand"] == 2 and dealt["deadline"] is None
+
+
+def test_the_one_human_of_a_table_is_waited_for_after_a_hand(server: Server) -> None:
+    client = server.client
+    assert client is not None and server.hall is not None
     created = create(client)
     table, token = created["table"], created["seats"]["S"]["token"]
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
-        south.play_to_hand_over()
-        started = time.monotonic()
-        dealt = south.until(lambda m: m["type"] == "deal")
-        assert time.monotonic() - started >= 0.2 and dealt["match"]["hand"] == 2
+        over = south.play_to_hand_over()
+        assert over["deadline"] is None
+        live = server.hall.tables[table]
+        assert live.timer is None and live.room.match_json()["awaiting_next"] == ["S"]
+        south.send({"type": "next", "id": "n1"})
+        assert south.until(lambda m: m["type"] == "deal")["match"]["hand"] == 2
+
+
+def test_a_spoken_line_is_heard_by_a_spectator_and_kept_across_a_restart(server: Server) -> None:
+    client = server.client
+    assert client is not None
+    created = create(client)
+    table, token = created["table"], created["seats"]["S"]["token"]
+    with (
+        client.websocket_connect(f"/ws/tables/{table}?token={token}") as south_socket,
+        client.websocket_connect(f"/ws/tables/{table}") as watcher_socket,
+    ):
+        south, watcher = Seen(south_socket), Seen(watcher_socket)
+        south.send({"type": "say", "id": "m1", "text": "يا هلا"})
+        heard = watcher.until(lambda m: m["type"] == "said")
+        assert (heard["seat"], heard["text"]) == ("S", "يا هلا")
+        watcher.send({"type": "say", "id": "m2", "text": "hi"})
+        assert watcher.until(lambda m: m["type"] == "reject")["code"] == "spectator"
+    client = server.restart()
+    with client.websocket_connect(f"/ws/tables/{table}") as socket:
+        snapshot = Seen(socket).receive()
+        assert snapshot["talk"] == [{"v": heard["v"], "seat": "S", "text": "يا هلا"}]
 
 
 def test_a_table_whose_humans_stay_away_is_closed_and_kept_in_history(server: Server) -> None:

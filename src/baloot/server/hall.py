@@ -6,8 +6,9 @@ both. For every change of a table it stores the room's steps (in one writer thre
 :mod:`~baloot.server.group_commit`) *before* it hands the messages to the connections, so
 nothing acknowledged is ever lost; it lets bots think in a pool of threads, outside the event
 loop, one table at a time under the table's lock; and it keeps each table's one timer: the
-next bot decision (after a short pause, so that people can follow), a human's turn timer, the
-30 s of a disconnected human, the 30 s after a ``hand-over``. On start it brings back every
+next bot decision (after a short pause, so that people can follow), or the room's deadline (a
+human's turn timer, the wait for a disconnected human, the 30 s after a ``hand-over`` at a
+table of two or more humans), read from the clock it gives its rooms. On start it brings back every
 table in play from storage that no other node serves.
 
 The hall is one **node** of those that share a database (``docs/nodes.md``): a table lives in
@@ -60,6 +61,7 @@ from baloot.core.seats import Seat
 from baloot.records.summary import teams_json
 from baloot.records.writer import dumps
 from baloot.server.analyses import QUEUE, Analyses, Answer, Source
+from baloot.server.deadlines import ABSENT_WAIT, NEXT_WAIT, DeadlineKind, Timing
 from baloot.server.group_commit import GroupCommit
 from baloot.server.journal import KeptTable
 from baloot.server.leases import LEASE_SECONDS, Lease, Node
@@ -84,10 +86,6 @@ from baloot.table.table import WaitKind
 
 log = logging.getLogger("baloot.server")
 
-#: How long a disconnected human's turn waits before the bot plays it, and how long the
-#: table waits for ``next`` after a ``hand-over``, in seconds (``seat-view.md`` §4).
-ABSENT_WAIT: Final = 30.0
-NEXT_WAIT: Final = 30.0
 #: How many tables in play a server holds at most (a new one is refused beyond).
 MAX_TABLES: Final = 2000
 #: How many connections one table takes at most, spectators included (close code 1013).
@@ -103,8 +101,10 @@ class Hall(NodeDuties):
     ``store`` keeps them; ``node`` is this node's name among those sharing the database
     (default: the host's name) and ``public_url`` the address browsers reach it at;
     ``bot_pause`` is the pause before a bot's decision (seconds), ``absent_wait`` and
-    ``next_wait`` the waits of the protocol, ``idle`` how long (seconds) a table whose humans
-    never come back is kept in play before it is closed.
+    ``next_wait`` the waits of the protocol (:class:`~baloot.server.deadlines.Timing`),
+    ``clock`` the time in seconds since the epoch (the deadlines' and the idle clock's),
+    ``idle`` how long (seconds) a table whose humans never come back is kept in play before
+    it is closed.
     """
 
     def __init__(
@@ -276,6 +276,7 @@ class Hall(NodeDuties):
         if target is None and self._load() >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
         room.record_url = record_url(room.id)
+        room.timing, room.clock = self._timing(timer), self.clock
         config = room.config(timer=timer, public=public, created=self.clock())
         await self._store(self.store.create, config)
         lease = await self._place(room.id, target)
@@ -557,7 +558,13 @@ class Hall(NodeDuties):
         them as they are)."""
         try:
             config, steps = kept.read()
-            room = Room.from_config(config, steps, record_url=record_url(kept.id))
+            room = Room.from_config(
+                config,
+                steps,
+                record_url=record_url(kept.id),
+                timing=self._timing(config.timer),
+                clock=self.clock,
+            )
         except Exception as error:
             reason = first_line(error)
             log.error("table %s could not be restored; it stays in storage: %s", kept.id, reason)
@@ -568,6 +575,10 @@ class Hall(NodeDuties):
         self.tables[kept.id] = live
         self._schedule(live)  # nobody else can hold the lock of a table not yet served
         return live
+
+    def _timing(self, timer: float | None) -> Timing:
+        """The waits of a table whose turn timer is ``timer``."""
+        return Timing(turn=timer, absent=self.absent_wait, next=self.next_wait)
 
     def _drop(self, live: Live, code: int, reason: str = "") -> None:
         self._stop_clocks(live)
@@ -606,31 +617,21 @@ class Hall(NodeDuties):
         if self._stopping:
             return
         room = live.room
-        table = room.table
-        waiting = table.waiting()
-        turn = (table.hand_number, len(table.hand.actions), waiting.seat)
-        if turn != live.turn:
-            live.turn, live.turn_started = turn, time.monotonic()
-        elapsed = time.monotonic() - live.turn_started
+        deadline = room.deadline()
         if room.waiting_for_bot():
             if live.deciding is not None:
                 return  # the bot's decision is on its way
             # At a table of bots, spectators get a moment to read each hand's score sheet.
-            pause = self.bot_pause * (5 if waiting.kind is WaitKind.NEXT else 1)
+            next_hand = room.table.waiting().kind is WaitKind.NEXT
+            pause = self.bot_pause * (5 if next_hand else 1)
             self._later(live, pause, lambda: self._bot_step(live))
-        elif waiting.kind is WaitKind.HUMAN:
-            seat = waiting.seat
-            assert seat is not None
-            if live.config.timer is not None:
-                wait: float | None = live.config.timer
-            elif not room.seating.connected(seat):
-                wait = self.absent_wait
-            else:
-                wait = None
-            if wait is not None:
-                self._later(live, wait - elapsed, lambda: self._time_out(live, seat))
-        elif waiting.kind is WaitKind.NEXT:
-            self._later(live, self.next_wait - elapsed, lambda: self._deal(live))
+        elif deadline is not None:
+            delay = deadline.at - self.clock()
+            seat = deadline.seat
+            if deadline.kind is DeadlineKind.NEXT:
+                self._later(live, delay, lambda: self._deal(live))
+            elif seat is not None:
+                self._later(live, delay, lambda: self._time_out(live, seat))
 
     def _later(
         self, live: Live, delay: float, step: Callable[[], Awaitable[list[Outgoing]]]

@@ -65,14 +65,17 @@ class StepKind(Enum):
     """The seat's last decision and the bot actions after it were taken back."""
     SEAT = "seat"
     """A numbered ``seat`` message (connected, left, played for): it changes only ``v``."""
+    SAY = "say"
+    """A line of table talk (``text``; ``id`` is the client's): it changes only ``v``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     """One change of a table: its kind, the table's ``v`` after it, the seat and client
-    ``id`` behind it (if any), and the actions applied, in record notation. At a table with
-    fair deals, a step that ends a hand keeps the ``secret`` drawn for the next (lowercase
-    hex), and a ``next`` the seat's ``entropy`` (``seat-view.md`` §4)."""
+    ``id`` behind it (if any), the actions applied, in record notation, and the ``text`` of a
+    line of table talk. At a table with fair deals, a step that ends a hand keeps the
+    ``secret`` drawn for the next (lowercase hex), and a ``next`` the seat's ``entropy``
+    (``seat-view.md`` §4)."""
 
     kind: StepKind
     v: int
@@ -81,9 +84,11 @@ class Step:
     actions: tuple[str, ...] = ()
     secret: str | None = None
     entropy: str | None = None
+    text: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The step as a JSON object (what the storage writes)."""
+        """The step as a JSON object (what the storage writes; the optional keys only when
+        set)."""
         out: dict[str, Any] = {
             "kind": self.kind.value,
             "v": self.v,
@@ -91,7 +96,11 @@ class Step:
             "id": self.id,
             "actions": list(self.actions),
         }
-        for key, value in (("secret", self.secret), ("entropy", self.entropy)):
+        for key, value in (
+            ("secret", self.secret),
+            ("entropy", self.entropy),
+            ("text", self.text),
+        ):
             if value is not None:
                 out[key] = value
         return out
@@ -115,6 +124,7 @@ class Step:
             tuple(_typed(action, str, "an action") for action in actions),
             _hex(data, "secret", range(SECRET_BYTES, SECRET_BYTES + 1)),
             _hex(data, "entropy", range(1, MAX_ENTROPY_BYTES + 1)),
+            _optional(data, "text", str),
         )
 
 

@@ -7,7 +7,6 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Final
 
-from baloot.core.seats import Seat
 from baloot.server.journal import TableConfig
 from baloot.server.messages import Message
 from baloot.server.room import Room
@@ -60,8 +59,6 @@ class Live:
     timer: asyncio.Task[None] | None = None
     #: A bot's decision sent to the deciders, not yet back: the table's lock is free meanwhile.
     deciding: asyncio.Task[None] | None = None
-    turn: tuple[int, int, Seat | None] = (0, -1, None)
-    turn_started: float = 0.0
     finished: bool = False
     lease_until: float = 0.0
     """When the node's lease on the table runs out, as far as the node knows (its clock)."""

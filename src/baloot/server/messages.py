@@ -13,6 +13,8 @@ holds it could not be written.
 Act(id='c7', action='S play Jd')
 >>> parse('{"type": "resync", "since": 12}'), parse('{"type": "hint", "id": "h1"}')
 (Resync(since=12), AskHint(id='h1'))
+>>> parse('{"type": "say", "id": "m4", "text": "well played"}')
+Say(id='m4', text='well played')
 >>> try:
 ...     parse("[1, 2]")
 ... except Refused as refused:
@@ -40,6 +42,7 @@ from baloot.core.reasons import ReasonCode
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase, TrickWord
 from baloot.records.fair import FairError, read_entropy
+from baloot.server.talk import said_text
 from baloot.table.table import Event
 from baloot.view.seat_view import SeatView
 
@@ -61,6 +64,7 @@ class ClientType(StrEnum):
     UNDO = "undo"
     HINT = "hint"
     CLAIM = "claim"
+    SAY = "say"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +121,17 @@ class Claim:
     id: str
 
 
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A line of table talk from the seat, checked and NFC-normalised
+    (:mod:`~baloot.server.talk`)."""
+
+    id: str
+    text: str
+
+
 #: A client message, read.
-ClientMessage = Act | Resync | Ping | Next | Undo | AskHint | Claim
+ClientMessage = Act | Resync | Ping | Next | Undo | AskHint | Claim | Say
 #: The messages of one ``id`` and nothing else, by type.
 _WITH_ID: Final[dict[ClientType, type[Undo | AskHint | Claim]]] = {
     ClientType.UNDO: Undo,
@@ -314,6 +327,15 @@ def parse(text: str) -> ClientMessage:
                 return Next(id_, read_entropy(message["entropy"]))
             except FairError as error:
                 raise Refused(id_, RejectCode.BAD_MESSAGE, f"a next's {error}") from None
+        case ClientType.SAY:
+            id_ = _required_id(message)
+            said = message.get("text")
+            if not isinstance(said, str):
+                raise Refused(id_, RejectCode.BAD_MESSAGE, "a say needs a text")
+            try:
+                return Say(id_, said_text(said))
+            except ValueError as error:
+                raise Refused(id_, RejectCode.BAD_MESSAGE, str(error)) from None
         case ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
             return _WITH_ID[with_id](_required_id(message))
         case never:

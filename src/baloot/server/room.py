@@ -2,10 +2,11 @@
 
 The protocol is normative in ``seat-view.md`` §4; a :class:`Room` is its transport-free
 heart. Messages are plain dicts (what goes over a WebSocket as JSON text), and the room does
-no I/O and reads no clock: no sockets, no sleeps, no timers. Whoever holds the room (a web
-server, a test) carries the messages and decides when time has passed. The room answers
-client messages and builds the server's; who sits where (the seats' tokens, the connections,
-who plays for an absent human) is its :class:`~baloot.server.seating.Seating`.
+no I/O and reads no clock but the one it is given: no sockets, no sleeps, no timers. Whoever
+holds the room (a web server, a test) carries the messages and decides when time has passed;
+the room says until when the table waits (:meth:`Room.deadline`, which every message tells).
+The room answers client messages and builds the server's; who sits where (the seats' tokens,
+the connections, who plays for an absent human) is its :class:`~baloot.server.seating.Seating`.
 
 How a server drives it:
 
@@ -20,12 +21,13 @@ How a server drives it:
   :meth:`Room.step_bot` (at once, or after a short pause so that people can follow) and send
   what it returns; repeat until it returns nothing.
 - When a socket closes, :meth:`Room.disconnect`, and send what it returns.
-- Timers are the server's: 30 s after a ``hand-over`` it calls :meth:`Room.deal`.
+- Timers are the server's, set for :meth:`Room.deadline`: when a ``turn`` or ``stand-in``
+  deadline passes it calls :meth:`Room.time_out`, when a ``next`` one does :meth:`Room.deal`.
 - Fair deals (a room made without a seed): the first hand's secret is in the room's
   :meth:`Room.config`, each later one in the step that ended the hand before it, so both are
   stored before anything that follows them is sent (:meth:`Room.take_steps`).
 
-Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, and the ``snapshot``
+Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, ``said``, and the ``snapshot``
 that follows an undo) takes the ``v`` of the table's event it tells (the table keeps the one
 count, :attr:`~baloot.table.Table.version`), the same for every connection; each
 connection gets the version of it for its own seat (its own view, the action as its seat
@@ -58,6 +60,7 @@ import functools
 import json
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
@@ -81,6 +84,7 @@ from baloot.core.seats import Seat
 from baloot.records.fair import SECRET_BYTES, FairError, read_entropy, read_secret
 from baloot.records.record import read_rules, rules_json
 from baloot.records.summary import hand_json, teams_json
+from baloot.server.deadlines import Deadline, Timing, TurnClock, deadline_of, millis
 from baloot.server.journal import JournalError, Step, StepKind, TableConfig
 from baloot.server.messages import (
     Act,
@@ -93,6 +97,7 @@ from baloot.server.messages import (
     Refused,
     RejectCode,
     Resync,
+    Say,
     Undo,
     ack,
     event_message,
@@ -102,6 +107,7 @@ from baloot.server.messages import (
     view_message,
 )
 from baloot.server.seating import Connection, Seating, seat_table
+from baloot.server.talk import SAY_EVERY, Line, Talk
 from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player
 from baloot.table.table import Event, EventKind, Table, WaitKind
@@ -136,7 +142,9 @@ class Room:
     last number of the table's history. ``hint_bot`` answers ``hint`` (the terminal's
     :class:`~baloot.bots.best_hints.BestHints` unless given); ``history`` bounds the numbered
     steps kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once
-    the match is over.
+    the match is over. ``timing`` holds the table's waits and ``clock`` gives the time in
+    seconds since the epoch: with them the room works out its :meth:`deadline`, the ``now`` of
+    its messages and the pace of table talk.
     """
 
     def __init__(
@@ -148,8 +156,14 @@ class Room:
         history: int = HISTORY,
         record_url: str | None = None,
         token_digests: Mapping[Seat, str] | None = None,
+        timing: Timing | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.table = table
+        self.timing = timing or Timing()
+        self.clock = clock
+        self._turns = TurnClock(lambda: self.clock())  # the clock a server may set later
+        self.talk = Talk()
         self.id = room_id if room_id is not None else secrets.token_urlsafe(9)
         self.seating = Seating(table, token_digests)
         self.hint_bot: HintBot = hint_bot or BestHints(random.Random(0))
@@ -172,13 +186,15 @@ class Room:
         history: int = HISTORY,
         token_digests: Mapping[Seat, str] | None = None,
         entropy: Mapping[Seat, bytes] | None = None,
+        timing: Timing | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> Room:
         """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
         reads one): ``players`` seats its players, a seat left out is the bot of
-        :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history`` as for
-        the constructor. An unknown bot is an :class:`~baloot.bots.UnknownBotError`.
-        ``token_digests`` keeps the human seats' tokens of another table (a rematch), instead
-        of making new ones.
+        :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; ``history``,
+        ``timing`` and ``clock`` as for the constructor. An unknown bot is an
+        :class:`~baloot.bots.UnknownBotError`. ``token_digests`` keeps the human seats' tokens
+        of another table (a rematch), instead of making new ones.
 
         Without a ``seed`` (a server's tables), every deal is fair (``seat-view.md`` §4): each
         hand's deck is derived from a fresh secret of :func:`secrets.token_bytes` and the
@@ -191,7 +207,14 @@ class Room:
         else:
             first = FairDeals(lambda: secrets.token_bytes(SECRET_BYTES))  # kept by its config
             table = seat_table(players or {}, rules, None, first, entropy)
-        return cls(table, room_id, history=history, token_digests=token_digests)
+        return cls(
+            table,
+            room_id,
+            history=history,
+            token_digests=token_digests,
+            timing=timing,
+            clock=clock,
+        )
 
     @classmethod
     def from_config(cls, config: TableConfig, steps: Sequence[Step] = (), **options: Any) -> Room:
@@ -264,13 +287,16 @@ class Room:
         """Take ``steps`` again, as stored: the table, the remembered ids and ``v`` come back
         as they were (a :class:`~baloot.server.journal.JournalError` for a step whose ``v`` is
         not where taking it again leads). Nothing is sent; the history for ``resync`` starts
-        afresh."""
+        afresh. A human seat the bot played for (its time ran out) and that was not told back
+        since (a ``seat`` step) is still played for: at once, until its human comes back."""
         table = self.table
         for number, step in enumerate(steps, self._taken):
             self._secrets.keep([] if step.secret is None else [step.secret])
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
                     table.apply_stored(action)
+                if step.kind is StepKind.BOT and step.seat in table.humans:
+                    self.seating.stand_in(step.seat)
             elif step.kind is StepKind.NEXT:
                 assert step.seat is not None
                 entropy = None if step.entropy is None else bytes.fromhex(step.entropy)
@@ -283,6 +309,11 @@ class Room:
             elif step.kind is StepKind.SEAT:
                 assert step.seat is not None
                 table.note_seat(step.seat)
+                self.seating.back(step.seat)  # a stand-in is told before it plays
+            elif step.kind is StepKind.SAY:
+                assert step.seat is not None and step.text is not None
+                table.note_said(step.seat)
+                self.talk.said(Line(table.version, step.seat, step.text))
             if step.seat is not None and step.id is not None:
                 self._remembered[step.seat].add(step.id)
             if step.v != table.version:
@@ -300,13 +331,15 @@ class Room:
         id_: str | None = None,
         events: Sequence[Event] = (),
         entropy: bytes | None = None,
+        text: str | None = None,
     ) -> None:
         """Note a step, with the secret it drew (the next hand's, when it ended one) and the
         ``entropy`` a ``next`` gave."""
         actions = tuple(str(e.action) for e in events if e.kind is EventKind.ACTION)
         secret = self._secrets.take()
         given = None if entropy is None else entropy.hex()
-        self._steps.append(Step(kind, self.table.version, seat, id_, actions, secret, given))
+        step = Step(kind, self.table.version, seat, id_, actions, secret, given, text)
+        self._steps.append(step)
 
     # ------------------------------------------------------------------ connections
 
@@ -320,11 +353,13 @@ class Room:
         """
         seating = self.seating
         seat = seating.seat_of(token)
-        out: list[Outgoing] = []
-        if seat is not None and not seating.connected(seat):
+        back = seat is not None and not seating.connected(seat)
+        if seat is not None and back:
             seating.back(seat)
-            out = self._publish_seat(seat, True)
-        connection = seating.join(seat)
+        connection = seating.join(seat)  # joined first: the deadlines know the seat is here
+        out: list[Outgoing] = []
+        if seat is not None and back:
+            out = [(c, m) for c, m in self._publish_seat(seat, True) if c is not connection]
         return connection, [(connection, self._snapshot(seat)), *out]
 
     def disconnect(self, connection: Connection) -> list[Outgoing]:
@@ -359,7 +394,7 @@ class Room:
                 case Resync(since=since):
                     return self._resync(connection, since)
                 case Ping():
-                    return [(connection, {"type": "pong"})]
+                    return [(connection, {"type": "pong", "now": millis(self.clock())})]
                 case Next():
                     return self._next(connection, message)
                 case Undo(id=id_):
@@ -368,6 +403,8 @@ class Room:
                     return self._hint(connection, id_)
                 case Claim(id=id_):
                     return self._claim(connection, id_)
+                case Say():
+                    return self._say(connection, message)
                 case never:
                     assert_never(never)
         except Refused as refused:
@@ -402,6 +439,26 @@ class Room:
             return self.table.ready(seat, message.entropy)
 
         return self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
+
+    def _say(self, connection: Connection, message: Say) -> list[Outgoing]:
+        """A line of table talk, told to every connection as a numbered ``said``."""
+        id_ = message.id
+        seat = _seat(connection, id_, "a spectator may read the table talk, not talk")
+        if id_ in self._remembered[seat]:
+            return [(connection, ack(id_))]
+        now = self.clock()
+        if not self.talk.may_say(seat, now):
+            raise Refused(
+                id_, RejectCode.RATE_LIMITED, f"one line every {SAY_EVERY:g} s at most; wait"
+            )
+        (event,) = self.table.note_said(seat)
+        line = Line(event.v, seat, message.text)
+        self.talk.said(line, now)
+        self._remembered[seat].add(id_)
+        said = {"type": "said", **line.to_json()}
+        out = [(connection, ack(id_)), *self._publish_each(event.v, lambda _: said)]
+        self._journal(StepKind.SAY, seat, id_, text=line.text)
+        return out
 
     def _claim(self, connection: Connection, id_: str) -> list[Outgoing]:
         claimed: dict[Seat, CardSet] = {}
@@ -498,6 +555,18 @@ class Room:
 
     # ------------------------------------------------------------------ the caller's clock
 
+    def deadline(self) -> Deadline | None:
+        """What the table waits for and until when (``seat-view.md`` §4), by its clock; None
+        when it waits for a bot or without end (:func:`~baloot.server.deadlines.deadline_of`)."""
+        table = self.table
+        waiting = table.waiting()
+        turn = (table.hand_number, len(table.hand.actions), waiting.kind, waiting.seat)
+        return deadline_of(table, self.seating, self.timing, self._turns.started(turn))
+
+    def _deadline_json(self) -> Message | None:
+        deadline = self.deadline()
+        return None if deadline is None else deadline.to_json()
+
     def waiting_for_bot(self) -> bool:
         """True when :meth:`step_bot` has something to do."""
         kind = self.table.waiting().kind
@@ -587,12 +656,14 @@ class Room:
         return out
 
     def time_out(self, seat: Seat) -> list[Outgoing]:
-        """The human of ``seat`` ran out of time (the caller's turn timer, or 30 s into the
-        turn of a disconnected human): the table's bot makes this one decision for them.
+        """The human of ``seat`` ran out of time (its :meth:`deadline` passed: the turn timer,
+        or the wait for a disconnected human): the table's bot makes this one decision for
+        them, and its ``event`` says so (``"timeout": true``).
 
         A ``seat`` message says first that the bot plays for the seat; for a connected human
         a second one says the seat is theirs again at once, for a disconnected one when they
-        come back. Nothing happens unless ``seat`` is a human seat to act.
+        come back (until then their every turn is played at once). Nothing happens unless
+        ``seat`` is a human seat to act.
         """
         waiting = self.table.waiting()
         if waiting.kind is not WaitKind.HUMAN or waiting.seat != seat:
@@ -601,15 +672,15 @@ class Room:
         out: list[Outgoing] = []
         if self.seating.stand_in(seat):
             out += self._publish_seat(seat, connected)
-        out += self._bot_plays(seat)
+        out += self._bot_plays(seat, timeout=True)
         if connected:
             self.seating.back(seat)
             out += self._publish_seat(seat, True)
         return out
 
-    def _bot_plays(self, seat: Seat | None) -> list[Outgoing]:
+    def _bot_plays(self, seat: Seat | None, timeout: bool = False) -> list[Outgoing]:
         events = self.table.play_bot(seat)
-        out = self._publish(events)
+        out = self._publish(events, timeout=timeout)
         self._journal(StepKind.BOT, seat, None, events)
         return out + self._programs_status()
 
@@ -658,18 +729,23 @@ class Room:
         }
 
     def _snapshot(self, audience: Seat | None) -> Message:
+        """All ``audience`` may see now, the table's deadline and clock, and the talk kept."""
         return {
             "type": "snapshot",
             "v": self.v,
             "view": table_view(self.table.view(audience), self.table.hand),
             "match": self.match_json(),
             "seats": self.seats_json(),
+            "deadline": self._deadline_json(),
+            "now": millis(self.clock()),
+            "talk": self.talk.to_json(),
         }
 
     def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
         """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
         (event,) = self.table.note_seat(seat)
         label = self.seating.label(seat)
+        deadline = self._deadline_json()
         out = self._publish_each(
             event.v,
             lambda _: {
@@ -678,6 +754,7 @@ class Room:
                 "seat": seat.name,
                 "player": label,
                 "connected": connected,
+                "deadline": deadline,
             },
         )
         self._journal(StepKind.SEAT, seat)
@@ -688,13 +765,18 @@ class Room:
         events: Sequence[Event],
         before: Hand | None = None,
         claimed: Mapping[Seat, CardSet] | None = None,
+        *,
+        timeout: bool = False,
     ) -> list[Outgoing]:
-        """The messages of ``events``, numbered and kept. ``before`` is a copy of the hand
-        before them when they hold several actions (a claim): each event's view is then
-        that of the hand just after its action. ``claimed``: the claimant of an accepted
-        claim and the cards it held, which the ``hand-over`` shows face up (Sawa), once
-        every card is played."""
+        """The messages of ``events``, numbered and kept, each with the table's deadline once
+        they are applied. ``before`` is a copy of the hand before them when they hold several
+        actions (a claim): each event's view is then that of the hand just after its action.
+        ``claimed``: the claimant of an accepted claim and the cards it held, which the
+        ``hand-over`` shows face up (Sawa), once every card is played. ``timeout`` marks the
+        actions as decided for a human whose time ran out."""
         out: list[Outgoing] = []
+        timed: Message = {"deadline": self._deadline_json()}
+        acted = timed | {"timeout": True} if timeout else timed
         for event in events:
             match event.kind:
                 case EventKind.ACTION:
@@ -703,11 +785,12 @@ class Room:
                     if before is not None:
                         before.apply(event.action)
                         hand = before
-                    out.extend(self._publish_each(event.v, event_message(hand, event)))
+                    build = event_message(hand, event)
+                    out.extend(self._publish_each(event.v, _with(build, acted)))
                 case EventKind.HAND_OVER:
                     hand = self.table.hand
                     revealed = self.table.revealed_fair(self.table.hand_number)
-                    extra = {
+                    extra: Message = {
                         "match": self.match_json(),
                         "sheet": sheet_json(explain(hand.result(), hand.rules)),
                         "fair": None
@@ -717,18 +800,18 @@ class Room:
                     for seat, cards in (claimed or {}).items():
                         order = claim_order(cards, hand.contract.trump if hand.contract else None)
                         extra["claimed"] = {"seat": seat.name, "cards": [c.text for c in order]}
-                    over = view_message("hand-over", event.v, hand, extra)
+                    over = view_message("hand-over", event.v, hand, extra | timed)
                     out.extend(self._publish_each(event.v, over))
                 case EventKind.DEAL:
-                    extra = {"match": self.match_json()}
+                    extra = {"match": self.match_json()} | timed
                     deal = view_message("deal", event.v, self.table.hand, extra)
                     out.extend(self._publish_each(event.v, deal))
                     self._restart_history()
                 case EventKind.UNDO:  # a snapshot that supersedes the history
                     out.extend(self._publish_each(event.v, self._snapshot))
                     self._restart_history()
-                case EventKind.SEAT:  # told by _publish_seat, which knows who is there
-                    raise AssertionError("a seat event is published with its presence")
+                case EventKind.SEAT | EventKind.SAID:  # told by _publish_seat and _say
+                    raise AssertionError("a seat or said event is published with its message")
                 case never:
                     assert_never(never)
         return out
@@ -797,11 +880,19 @@ class _Secrets:
         return drawn[0].hex() if drawn else None
 
 
-def _seat(connection: Connection, id_: str) -> Seat:
-    """The connection's seat; a spectator may not decide."""
+def _seat(connection: Connection, id_: str, refusal: str = "a spectator may not act") -> Seat:
+    """The connection's seat; a spectator may not decide (``refusal`` says so)."""
     if connection.seat is None:
-        raise Refused(id_, RejectCode.SPECTATOR, "a spectator may not act")
+        raise Refused(id_, RejectCode.SPECTATOR, refusal)
     return connection.seat
+
+
+Build = Callable[[Seat | None], Message]
+
+
+def _with(build: Build, extra: Message) -> Build:
+    """``build``, its every version with ``extra`` added."""
+    return lambda audience: build(audience) | extra
 
 
 def _engine(id_: str, call: Callable[[], T]) -> T:

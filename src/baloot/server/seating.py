@@ -171,6 +171,10 @@ class Seating:
         self._stood_in.add(seat)
         return True
 
+    def stood_in(self, seat: Seat) -> bool:
+        """True when the stand-in plays for the human of ``seat`` until they are back."""
+        return seat in self._stood_in
+
     def back(self, seat: Seat) -> None:
         """The human of ``seat`` plays again (the stand-in, if any, stands down)."""
         self._stood_in.discard(seat)

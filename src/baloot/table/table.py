@@ -58,6 +58,7 @@ class EventKind(Enum):
     DEAL = "deal"
     UNDO = "undo"
     SEAT = "seat"
+    SAID = "said"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class Event:
     ``v`` numbers the table's history (one sequence per table, the ``v`` of the table
     protocol); ``hand`` is the number of the hand it belongs to (from 1); ``action`` the
     action applied, as recorded (a listener hears it as :meth:`heard_by` says); ``trick`` the
-    trick that action completed; ``seat`` the seat a ``seat`` event is about.
+    trick that action completed; ``seat`` the seat a ``seat`` event is about, or that spoke.
     """
 
     v: int
@@ -329,6 +330,12 @@ class Table:
         same, but its history takes the change in its place, so that every listener hears it
         in order; the ``seat`` event."""
         return [self._event(EventKind.SEAT, seat=seat)]
+
+    def note_said(self, seat: Seat) -> list[Event]:
+        """``seat`` said something at the table (table talk): no part of the game, but a
+        numbered step of the table's history, heard in order with the rest; the ``said``
+        event."""
+        return [self._event(EventKind.SAID, seat=seat)]
 
     def check_hint_allowed(self) -> None:
         """Hints, like undo, are only for a table with one human (``not_allowed``)."""

@@ -7,6 +7,12 @@
 // socket reconnects with a growing pause and sends `resync` since our v; the server's
 // snapshot on connect is handled the same way.
 //
+// The table's clock is the server's: `deadline` is what the table waits for and until when
+// (server time), taken from every message that carries one; `clockOffset` is the server's
+// `now` minus ours at the last snapshot or pong, so that serverNow() counts down the time the
+// server really keeps. `talk` holds the lines said at the table (a snapshot's, then each
+// `said`), oldest first.
+//
 // Several servers may share the tables (docs/nodes.md): a server that does not serve this
 // table closes the socket with 4307, the public URL of the one that does as its reason. The
 // page then moves there: the same path and query (the seat's token, the language) on that
@@ -29,6 +35,9 @@ export class TableConnection {
     this.seats = null;
     this.sheets = {}; // hand number → sheet lines from its hand-over
     this.claimed = {}; // hand number → the accepted claim's seat and cards, from its hand-over
+    this.deadline = null; // {kind, seat, at} or null
+    this.clockOffset = 0; // server's now − Date.now(), in ms
+    this.talk = []; // [{v, seat, text}], oldest first
     this.socket = null;
     this.status = "connecting"; // connecting | open | retrying | moving | fatal
     this.fatal = null;
@@ -176,6 +185,17 @@ export class TableConnection {
     return this.send({ type: "act", id, action }) ? id : null;
   }
 
+  /** Says a line at the table; returns its id (or null when the socket is not open). */
+  say(text) {
+    const id = this.newId("s");
+    return this.send({ type: "say", id, text }) ? id : null;
+  }
+
+  /** The server's clock now, in ms since the epoch. */
+  serverNow() {
+    return Date.now() + this.clockOffset;
+  }
+
   /** Sends a control message (`next`, `undo`, …) with `extra` fields; returns its id. */
   control(type, extra = {}) {
     const id = this.newId(type[0]);
@@ -184,6 +204,7 @@ export class TableConnection {
 
   receive(message) {
     const type = message.type;
+    if (typeof message.now === "number") this.clockOffset = message.now - Date.now();
     if (type === "pong") return;
     if (type === "ack" || type === "reject" || type === "hint") {
       this.onChange(type, message);
@@ -196,6 +217,8 @@ export class TableConnection {
       this.view = message.view;
       this.match = message.match;
       this.seats = message.seats;
+      this.deadline = message.deadline ?? null;
+      this.talk = Array.isArray(message.talk) ? message.talk.slice() : [];
       this.resyncAsked = false;
       this.onChange("snapshot", message);
       return;
@@ -211,7 +234,10 @@ export class TableConnection {
     }
     this.v = message.v;
     this.resyncAsked = false;
-    if (type === "event") {
+    if ("deadline" in message) this.deadline = message.deadline;
+    if (type === "said") {
+      this.talk.push({ v: message.v, seat: message.seat, text: message.text });
+    } else if (type === "event") {
       this.view = message.view;
     } else if (type === "hand-over") {
       this.view = message.view;

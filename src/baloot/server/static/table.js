@@ -18,6 +18,8 @@ import { IN_TABLE, sheetFigures } from "./sheet.js";
 import { finishedNotice, resultActions } from "./result.js";
 import { followDock } from "./dock.js";
 import { checkReveal, randomEntropy, rememberCommitment, rememberEntropy } from "./fair.js";
+import { countdown, secondsLeft, tickCountdowns } from "./timer.js";
+import { BUBBLE_MS, TalkPanel } from "./talk.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -29,8 +31,8 @@ const ui = {
   showLast: false,
   message: "", // a short line: a reject, a hint
   nextSentFor: null, // the hand whose "next" we sent
-  turnKey: null,
-  turnStart: 0,
+  talk: null, // the TalkPanel, once the page knows the table
+  deadline: null, // the server's deadline as of the frame shown: {kind, seat, at} or null
   worded: {}, // hand number → worded sheet lines
   lines: {}, // hand number → its sheet lines, keyed (from the hand-over or the sheet endpoint)
   result: null, // the end of the match's buttons, made once
@@ -178,8 +180,11 @@ function onChange(kind, message) {
     ui.pending = false;
     const mine = kind === "event" && message.action && readAction(message.action).seat === mySeat();
     if (mine || kind === "deal") ui.message = "";
+    if (mine && message.timeout) ui.message = timedOutLine(message.action);
     if (kind === "deal") ui.showLast = false;
   }
+  if (message && "deadline" in message) ui.deadline = message.deadline;
+  if (kind === "said") setTimeout(render, BUBBLE_MS + 50); // its bubble goes
   render();
 }
 
@@ -238,6 +243,26 @@ function sendControl(type) {
  *  لهم, as Arabic players do; an English page and a spectator name them by their seats. */
 function sheetSeat() {
   return mySeat() && LANG === "ar" ? { seat: mySeat() } : {};
+}
+
+/** "Time's up — K♠ was played for you": a bot decided for us when our time ran out. */
+function timedOutLine(action) {
+  const read = readAction(action);
+  const label = actionLabel(read, conn.view);
+  return read.verb === "play" ? t("timed_out_play", { card: label }) : t("timed_out_call", { call: label });
+}
+
+/** The server's deadline for `seat` (a turn, or the wait before a bot plays for them), as of
+ *  the frame shown (the pacer may show a turn after the server has moved on). */
+function seatDeadline(seat) {
+  const deadline = ui.deadline;
+  return deadline && deadline.seat === seat && deadline.kind !== "next" ? deadline : null;
+}
+
+function deadlineRing(deadline) {
+  const totalMs = deadline.kind === "turn" && ui.info && ui.info.timer ? ui.info.timer * 1000 : null;
+  const key = deadline.kind === "turn" ? "ring_turn" : "ring_stand_in";
+  return countdown(deadline, conn.serverNow(), { ring: true, totalMs, label: (s) => t(key, { s }) });
 }
 
 async function words(body) {
@@ -307,6 +332,7 @@ function render() {
   renderSheet();
   renderRunning();
   $("message").textContent = ui.message;
+  if (ui.talk) ui.talk.update();
 }
 
 function renderStatus() {
@@ -379,6 +405,7 @@ function renderSeats() {
     box.className = `seat seat-${where}`;
     box.dir = document.documentElement.dir;
     if (view.to_act === seat) box.classList.add("to-act");
+    const deadline = seatDeadline(seat);
     const info = (conn.seats && conn.seats[seat]) || { player: "", connected: true };
     const badges = [];
     if (view.dealer === seat) badges.push(el("span", { class: "badge dealer" }, t("dealer_badge")));
@@ -398,6 +425,9 @@ function renderSeats() {
       lines.push(el("div", { class: "note" }, t("away")));
     }
     if (badges.length) lines.push(el("div", { class: "badges" }, badges));
+    if (deadline) lines.push(deadlineRing(deadline));
+    const said = ui.talk ? ui.talk.recentLine(seat) : null;
+    if (said) lines.push(el("div", { class: "bubble", "data-bubble": seat }, el("bdi", {}, said)));
     const meta = [];
     if (view.held && seat !== mySeat()) meta.push(t(view.held[seat] === 1 ? "cards_left_1" : "cards_left", { n: view.held[seat] }));
     const declared = view.declared && view.declared[seat];
@@ -483,12 +513,10 @@ function renderPrompt() {
   if (myTurn()) {
     prompt.classList.add("mine");
     parts.push(el("strong", {}, t("your_turn") + " — "), questionText(view, seatName));
-    const key = `${conn.match ? conn.match.hand : 0}:${view.actions.length}`;
-    if (ui.turnKey !== key) {
-      ui.turnKey = key;
-      ui.turnStart = Date.now();
+    const deadline = seatDeadline(mySeat());
+    if (deadline) {
+      parts.push(" ", countdown(deadline, conn.serverNow(), { label: (s) => t("time_left", { s }) }));
     }
-    if (ui.info && ui.info.timer) parts.push(el("span", { id: "countdown", class: "countdown" }, ""));
   } else if (view.to_act) {
     parts.push(t("waiting_for", { seat: seatName(view.to_act) }));
     if (view.question && view.question.kind !== "play" && mySeat() === null) {
@@ -497,17 +525,6 @@ function renderPrompt() {
   }
   prompt.replaceChildren(...parts);
   prompt.hidden = parts.length === 0;
-  tick();
-}
-
-function tick() {
-  const box = $("countdown");
-  if (!box || !ui.info || !ui.info.timer) return;
-  const left = Math.max(0, Math.ceil(ui.info.timer - (Date.now() - ui.turnStart) / 1000));
-  box.textContent = t("time_left", { s: left });
-  box.classList.toggle("low", left <= 5);
-  if (left <= 5 && left > 0 && ui.lastTick !== left) sounds.lastSeconds();
-  ui.lastTick = left;
 }
 
 /** The legal plays of view.choices, by card: the plain play first, any with words (ekka) after. */
@@ -663,14 +680,23 @@ function renderSheet() {
       ui.result);
     if (match.record) items.push(el("a", { class: "record-link", href: match.record, download: "" }, t("record_link")));
   } else {
-    const awaiting = match.awaiting_next || [];
     const me = mySeat();
-    if (me && awaiting.includes(me) && ui.nextSentFor !== handNumber) {
+    const sent = ui.nextSentFor === handNumber;
+    // Once we said we are ready, we are not awaited, whatever the last message said.
+    const awaiting = (match.awaiting_next || []).filter((seat) => !(sent && seat === me));
+    if (me && awaiting.includes(me)) {
       items.push(el("button", {
         type: "button", class: "act next", "data-action": "next", disabled: offline(), onclick: () => sendControl("next"),
       }, t("next")));
     } else if (awaiting.length) {
-      items.push(el("p", { class: "sub" }, t("waiting_next", { seats: awaiting.map(seatName).join(t("joiner")) })));
+      items.push(el("p", { class: "sub awaited" }, t("waiting_next", { seats: awaiting.map(seatName).join(t("joiner")) })));
+    } else if (sent) {
+      items.push(el("p", { class: "sub awaited" }, t("next_sent")));
+    }
+    const deadline = ui.deadline;
+    if (deadline && deadline.kind === "next") {
+      items.push(el("p", { class: "next-countdown" },
+        countdown(deadline, conn.serverNow(), { label: (s) => t("next_in", { s }) })));
     }
   }
   box.replaceChildren(...items);
@@ -756,8 +782,32 @@ async function start() {
   } catch (err) {
     // the socket will tell
   }
+  startTalk();
   conn.connect();
-  setInterval(tick, 1000);
+  setInterval(tickClock, 250);
+}
+
+/** Brings the countdowns to the server's clock; the last seconds of our own turn sound. */
+function tickClock() {
+  const now = conn.serverNow();
+  tickCountdowns(now);
+  const deadline = seatDeadline(mySeat());
+  const left = deadline && deadline.kind === "turn" ? secondsLeft(deadline, now) : null;
+  if (left !== null && left <= 5 && left > 0 && ui.lastTick !== left) sounds.lastSeconds();
+  ui.lastTick = left;
+}
+
+function startTalk() {
+  const box = el("section", { id: "talk", class: "talk panel", "aria-label": t("talk_title") });
+  $("running").after(box);
+  ui.talk = new TalkPanel(box, conn, {
+    t,
+    seatName,
+    talkers: () => (ui.info && Array.isArray(ui.info.humans) ? ui.info.humans : []),
+    mySeat,
+    storageKey: `baloot.muted.${tableId}`,
+    onChange: render,
+  });
 }
 
 start();

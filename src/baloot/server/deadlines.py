@@ -1,0 +1,123 @@
+"""What a table waits for and until when: the ``deadline`` of the table protocol
+(``seat-view.md`` §4, "Timers, table talk and fair deals").
+
+A table waits for a human's turn (``turn``: its turn timer), for an absent human before their
+seat's bot plays for them (``stand-in``), or for the humans' word before the next hand is dealt
+(``next``). The deadline is worked out from the table as it stands, when what it waits for
+began (:class:`TurnClock`, read from the clock the server gives) and the table's
+:class:`Timing`; the server sets its one timer for it, and every message tells it, so that a
+page counts down the time the server really keeps.
+
+>>> timing = Timing(turn=None, absent=30.0, next=30.0)
+>>> Deadline(DeadlineKind.NEXT, None, 1764600000.1234).to_json()
+{'kind': 'next', 'seat': None, 'at': 1764600000123}
+>>> clock = TurnClock(lambda: 100.0)
+>>> clock.started((1, 4, "S")), TurnClock(lambda: 5.0).started((1, 4, "S"))
+(100.0, 5.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from baloot.core.seats import Seat
+from baloot.server.seating import Seating
+from baloot.table.table import Table, WaitKind
+
+#: How long a disconnected human's first turn waits before the bot plays it, and how long a
+#: table of two or more humans waits for ``next`` after a ``hand-over``, in seconds.
+ABSENT_WAIT: Final = 30.0
+NEXT_WAIT: Final = 30.0
+
+
+class DeadlineKind(StrEnum):
+    """What the table waits for until its deadline."""
+
+    TURN = "turn"
+    """A human's turn, under the table's turn timer: the bot decides for them after it."""
+    STAND_IN = "stand-in"
+    """A disconnected human's turn: the bot plays for them after it."""
+    NEXT = "next"
+    """The humans' word for the next hand: it is dealt after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """What the table waits for (``kind``, the ``seat`` it waits for, None for ``next``) and
+    when it stops waiting, ``at`` seconds since the Unix epoch by the server's clock."""
+
+    kind: DeadlineKind
+    seat: Seat | None
+    at: float
+
+    def to_json(self) -> dict[str, Any]:
+        """As the protocol sends it: ``at`` in whole milliseconds since the epoch."""
+        seat = None if self.seat is None else self.seat.name
+        return {"kind": self.kind.value, "seat": seat, "at": millis(self.at)}
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A table's waits, in seconds: its turn timer (None: no timer), the first wait for a
+    disconnected human, and the wait for ``next`` at a table of two or more humans."""
+
+    turn: float | None = None
+    absent: float = ABSENT_WAIT
+    next: float = NEXT_WAIT
+
+
+class TurnClock:
+    """When what the table waits for began: the time of the first question about a new turn.
+
+    ``clock`` gives seconds since the epoch (the server's, or a test's fake one).
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._turn: Hashable = None
+        self._started = 0.0
+
+    def started(self, turn: Hashable) -> float:
+        """When ``turn`` (any value that changes when what the table waits for does) began."""
+        if turn != self._turn:
+            self._turn, self._started = turn, self.clock()
+        return self._started
+
+
+def deadline_of(table: Table, seating: Seating, timing: Timing, started: float) -> Deadline | None:
+    """The table's deadline now, what it waits for having begun at ``started``; None when it
+    waits for nobody in particular or without end: a bot (it plays at its pace), a connected
+    human with no turn timer, the one human of a table at a ``hand-over`` (the table waits
+    for them), a table of bots alone, a match over.
+
+    A disconnected human's first turn waits for the turn timer, or else :attr:`Timing.absent`;
+    once their seat's bot has played for them (:meth:`Seating.stood_in`), every later turn is
+    played at once until they come back (``at`` is when the turn began).
+    """
+    waiting = table.waiting()
+    if waiting.kind is WaitKind.HUMAN:
+        seat = waiting.seat
+        assert seat is not None
+        if not seating.connected(seat):
+            if seating.stood_in(seat):
+                return Deadline(DeadlineKind.STAND_IN, seat, started)
+            if timing.turn is None:
+                return Deadline(DeadlineKind.STAND_IN, seat, started + timing.absent)
+        if timing.turn is not None:
+            return Deadline(DeadlineKind.TURN, seat, started + timing.turn)
+        return None
+    if waiting.kind is WaitKind.NEXT and len(table.humans) >= 2:
+        return Deadline(DeadlineKind.NEXT, None, started + timing.next)
+    return None
+
+
+def millis(seconds: float) -> int:
+    """Seconds since the epoch as the protocol's whole milliseconds.
+
+    >>> millis(1764600000.0125)
+    1764600000012
+    """
+    return int(seconds * 1000)
