@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from baloot.bots.expert import ExpertBot
 from baloot.bots.heuristic import HeuristicBot
-from baloot.bots.names import BotOptions
+from baloot.bots.names import BotOptions, UnknownBotError
 from baloot.core.actions import Action, Verb
 from baloot.core.vocabulary import Phase
 from baloot.table.players import Bot
@@ -148,7 +148,7 @@ class NeuralBot:
         options.check("calls")
         caller = options.get("calls", "heuristic")
         if caller not in CALLERS:
-            raise ValueError(f"bot 'neural': calls is {' or '.join(CALLERS)}, not {caller!r}")
+            raise UnknownBotError(f"bot 'neural': calls is {' or '.join(CALLERS)}, not {caller!r}")
         self.name = "neural"
         self.rng = rng if rng is not None else random.Random()
         self.network = shipped()
