@@ -30,70 +30,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from baloot.rl.observation import LAYOUT, OFFSETS, SIZE, VERSION
+from baloot.rl.observation import OFFSETS, SIZE, VERSION
 from baloot.rl.selfplay import import_arrow
+from baloot.rl.suits import contracts, renamings
 
 Array = npt.NDArray[np.float32]
 #: Values are in game points; the network learns them divided by this.
 SCALE = 10.0
 #: One hand in this many is held out for the figures.
 HOLD_OUT = 20
-#: The slices of the observation indexed by card (blocks of 32), then by suit (blocks of 4).
-CARD_SLICES = (
-    "own_cards",
-    "exposed",
-    "played",
-    "trick",
-    "shown",
-    "known_excluded",
-    "known_trump_below",
-    "known_holds",
-)
-SUIT_SLICES = ("trump", "known_void")
-#: Where the actions indexed by card begin, and the trump calls (by suit).
-CARD_ACTIONS = (36, 68)
-TRUMP_ACTIONS = 5
-
-
-def suit_permutations() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The 24 ways to rename the suits, as gathers: for each, where each entry of the renamed
-    observation and of the renamed action space comes from; and, for a Sun (row 0) and a
-    Hokum of each trump (rows 1–4), 24 renamings that keep the game the same (every one in a
-    Sun; in a Hokum the six that keep the trump, each four times).
-
-    Suits are alike in a Sun, and the three plain suits alike in a Hokum: a renamed position
-    has the renamed values, so each example stands for up to 24 (the data grows for free)."""
-    sizes = {part.name: part.size for part in LAYOUT}
-    perms = list(itertools.permutations(range(4)))
-    observation = np.tile(np.arange(SIZE), (len(perms), 1))
-    actions = np.tile(np.arange(100), (len(perms), 1))
-    for k, perm in enumerate(perms):
-        for name in CARD_SLICES:
-            for block in range(OFFSETS[name], OFFSETS[name] + sizes[name], 32):
-                for suit, rank in itertools.product(range(4), range(8)):
-                    observation[k, block + perm[suit] * 8 + rank] = block + suit * 8 + rank
-        for name in SUIT_SLICES:
-            for block in range(OFFSETS[name], OFFSETS[name] + sizes[name], 4):
-                for suit in range(4):
-                    observation[k, block + perm[suit]] = block + suit
-        for base in CARD_ACTIONS:
-            for suit, rank in itertools.product(range(4), range(8)):
-                actions[k, base + perm[suit] * 8 + rank] = base + suit * 8 + rank
-        for suit in range(4):
-            actions[k, TRUMP_ACTIONS + perm[suit]] = TRUMP_ACTIONS + suit
-    allowed = np.zeros((5, 24), np.int64)
-    allowed[0] = np.arange(24)
-    for trump in range(4):
-        keeping = [k for k, perm in enumerate(perms) if perm[trump] == trump]
-        allowed[trump + 1] = np.tile(keeping, 4)
-    return observation, actions, allowed
-
-
-def trumps(x: Array) -> np.ndarray[Any, Any]:
-    """Each observation's contract: 0 for a Sun, 1–4 for a Hokum of spades … clubs."""
-    hokum = x[:, OFFSETS["contract_kind"]] > 0
-    suit = x[:, OFFSETS["trump"] : OFFSETS["trump"] + 4].argmax(axis=1)
-    return np.where(hokum, suit + 1, 0)
 
 
 def load(
@@ -181,8 +126,8 @@ def train_torch(
     steps = args.epochs * -(-len(x) // args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=steps)
     xs, ys, ms = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(legal)
-    observation, actions, allowed = (torch.from_numpy(a) for a in suit_permutations())
-    contracts = torch.from_numpy(trumps(x))
+    observation, actions, allowed = (torch.from_numpy(a.copy()) for a in renamings())
+    kinds = torch.from_numpy(contracts(x))
     generator = torch.Generator().manual_seed(args.seed)
     for epoch in range(args.epochs):
         order = torch.randperm(len(xs), generator=generator)
@@ -193,7 +138,7 @@ def train_torch(
             xb, yb, m = xs[batch], ys[batch], ms[batch]
             if not args.no_renaming:
                 pick = torch.randint(24, (len(batch),), generator=generator)
-                renaming = allowed[contracts[batch], pick]
+                renaming = allowed[kinds[batch], pick]
                 xb = xb.gather(1, observation[renaming])
                 yb, m = yb.gather(1, actions[renaming]), m.gather(1, actions[renaming])
             out = net(xb)

@@ -1,10 +1,12 @@
 """The ``neural`` bot: the shipped weights load (NumPy only, the layout they were made for,
 their card beside them) and play whole legal matches; it is in the registry, takes its one
-option and refuses others in one line; its decisions can be sent to the bot workers; and a
-short training run on a tiny self-play folder writes weights it can read."""
+option and refuses others in one line; its decisions can be sent to the bot workers; a short
+training run on a tiny self-play folder writes weights it can read; and renaming the suits of
+a hand renames its observation and legal actions, as the training's renamings assume."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import random
@@ -19,12 +21,16 @@ from baloot.bots.arena import ArenaConfig, play_pair
 from baloot.bots.base import available_bots, check_bot_name, make_bot
 from baloot.bots.decisions import DecisionTask, decide
 from baloot.bots.names import UnknownBotError
+from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.hand import Hand
+from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
 from baloot.rl.action_space import index_of
-from baloot.rl.neural import CARD_FILE, WEIGHTS, WEIGHTS_FILE, Network, NeuralBot, shipped
-from baloot.rl.neural import shipped_card as card_of_weights
+from baloot.rl.network import CARD_FILE, WEIGHTS, WEIGHTS_FILE, Network, shipped
+from baloot.rl.network import shipped_card as card_of_weights
+from baloot.rl.neural import NeuralBot
 from baloot.rl.observation import SIZE, VERSION, encode
+from baloot.rl.suits import PERMUTATIONS, contracts, renamings
 from baloot.view.seat_view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,3 +141,40 @@ def test_a_short_training_run_on_a_tiny_data_set_writes_weights_it_reads(
     assert card["data"][0]["hands"] == 4 and card["network"]["hidden"] == 16
     hand = Hand.new(rng=random.Random(1))
     assert network(encode(SeatView.of(hand, hand.to_act))).shape == (100,)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_renaming_the_suits_renames_the_observation_and_the_legal_actions(seed: int) -> None:
+    """A hand dealt and played with its suits renamed (the trump kept in a Hokum) gives every
+    seat the renamed observation and the renamed legal actions: what training relies on."""
+    rng = random.Random(seed)
+    hand = Hand.new(rng=rng)
+    played = []
+    while not hand.is_over and not (hand.phase is Phase.PLAYING and hand.trick_number >= 2):
+        action = hand.announced(rng.choice(hand.legal_actions()))
+        hand.apply(action)
+        played.append(action)
+    if hand.is_over:
+        return
+    observation, actions, allowed = renamings()
+    k = int(allowed[int(contracts(encode(SeatView.of(hand, Seat.N)))), rng.randrange(24)])
+    perm = PERMUTATIONS[k]
+
+    def card(c: Card) -> Card:
+        return CARDS[perm[int(c.suit)] * 8 + c.index % 8]
+
+    renamed = Hand.from_deck([card(c) for c in hand.deck], dealer=hand.dealer, rules=hand.rules)
+    for action in played:
+        changes: dict[str, object] = {}
+        if action.card is not None:
+            changes["card"] = card(action.card)
+        if action.suit is not None:
+            changes["suit"] = Suit(perm[int(action.suit)])
+        renamed.apply(dataclasses.replace(action, **changes))  # type: ignore[arg-type]
+    for seat in Seat:
+        mine = encode(SeatView.of(hand, seat))
+        assert np.array_equal(mine[observation[k]], encode(SeatView.of(renamed, seat)))
+    mask, other = np.zeros(100), np.zeros(100)
+    mask[[index_of(a) for a in hand.legal_actions()]] = 1
+    other[[index_of(a) for a in renamed.legal_actions()]] = 1
+    assert np.array_equal(mask[actions[k]], other)

@@ -7,15 +7,11 @@ a sampling search estimates, learned once instead of searched at every card. The
 the legal card of highest predicted value. It calls (bids, the trump, doubling) and declares
 as the heuristic bot does, or, with ``calls=expert``, calls as ``expert:fast`` does.
 
-Inference is NumPy only (a few matrix products): no learning library at play time. The
-weights ship in the package (``weights/neural.npz``) beside the card of the data they were
-trained on (``weights/neural-card.json``); ``scripts/train_neural.py`` makes them. The
-network does not read the match score (the self-play hands are single hands): that slice of
-the observation is set to zero before it is read.
-
-The bot keeps nothing but its generator (the weights are the module's, loaded once), so its
+Inference is NumPy only (:mod:`baloot.rl.network`): no learning library at play time. The
+bot keeps nothing but its generator (the weights are loaded once a process), so its
 decisions can be sent to the bot workers (:mod:`baloot.bots.decisions`). It needs NumPy
-(``pip install 'pybaloot[rl]'``); without it, making the bot is an ImportError that says so.
+(``pip install 'pybaloot[rl]'``); without it, making the bot is an error that says so, while
+the registry still lists it.
 
 >>> import random
 >>> from baloot.core.hand import Hand
@@ -30,12 +26,9 @@ True
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import resources
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from baloot.bots.expert import ExpertBot
 from baloot.bots.heuristic import HeuristicBot
@@ -46,95 +39,23 @@ from baloot.table.players import Bot
 from baloot.view.seat_view import SeatView
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from baloot.rl.network import Floats, Network
 
-#: The package folder of the shipped weights, and their files.
-WEIGHTS: Final = "weights"
-WEIGHTS_FILE: Final = "neural.npz"
-CARD_FILE: Final = "neural-card.json"
 #: What ``calls=`` takes: the bot that calls.
 CALLERS: Final = ("heuristic", "expert")
-#: The expert's budget when it calls for the network: ``fast``.
+#: The expert's budget when it calls for the network.
 EXPERT_CALLS: Final = {"fast": ""}
 NEEDS: Final = "the neural bot needs NumPy: pip install 'pybaloot[rl]'"
 
 
-class Network:
-    """A multilayer perceptron: ReLU between its layers, one output per action.
-
-    ``layers`` are (weights, biases) pairs, the weights of shape (inputs, outputs).
-    """
-
-    __slots__ = ("layers", "meta", "zeroed")
-
-    def __init__(
-        self,
-        layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
-        meta: Mapping[str, Any],
-        zeroed: slice,
-    ) -> None:
-        self.layers = tuple(layers)
-        self.meta = dict(meta)
-        self.zeroed = zeroed
-
-    def __call__(self, inputs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The outputs for ``inputs`` (one observation, or a batch in rows)."""
-        import numpy as np
-
-        x = inputs
-        x[..., self.zeroed] = 0.0
-        last = len(self.layers) - 1
-        for i, (weights, biases) in enumerate(self.layers):
-            x = x @ weights + biases
-            if i < last:
-                np.maximum(x, 0.0, out=x)
-        return x
-
-    @classmethod
-    def load(cls, path: Any) -> Network:
-        """The network saved by ``scripts/train_neural.py`` at ``path`` (a file or a package
-        resource); a ValueError when it was made for another observation layout."""
-        import numpy as np
-
-        from baloot.rl.observation import OFFSETS, VERSION
-
-        with np.load(path, allow_pickle=False) as saved:
-            meta = json.loads(str(saved["meta"]))
-            count = int(meta["layers"])
-            layers = [
-                (
-                    np.ascontiguousarray(saved[f"w{i}"], np.float32),
-                    np.ascontiguousarray(saved[f"b{i}"], np.float32),
-                )
-                for i in range(count)
-            ]
-        if meta.get("layout_version") != VERSION:
-            raise ValueError(
-                f"the network was trained on observation layout {meta.get('layout_version')}, "
-                f"not {VERSION}"
-            )
-        score = OFFSETS["score"]
-        return cls(layers, meta, slice(score, score + 2))
-
-
-@cache
 def shipped() -> Network:
-    """The network that ships with the package, loaded once a process."""
+    """The shipped network (:func:`baloot.rl.network.shipped`), or an ImportError that names
+    the extra NumPy comes with."""
     try:
-        import numpy  # noqa: F401
+        from baloot.rl.network import shipped as load
     except ImportError:
         raise ImportError(NEEDS) from None
-    with resources.as_file(resources.files(__package__) / WEIGHTS / WEIGHTS_FILE) as path:
-        return Network.load(path)
-
-
-def shipped_card() -> dict[str, Any]:
-    """The card of the shipped weights: their data set and their training."""
-    card: dict[str, Any] = json.loads(
-        (resources.files(__package__) / WEIGHTS / CARD_FILE).read_text(encoding="utf-8")
-    )
-    return card
+    return load()
 
 
 class NeuralBot:
@@ -169,17 +90,13 @@ class NeuralBot:
                 return chosen
         if len(plays) == 1:
             return plays[0]
-        values = self.values(view)
-        return max(plays, key=lambda action: values[_index(action)])
+        from baloot.rl.action_space import index_of
 
-    def values(self, view: SeatView) -> npt.NDArray[np.float32]:
+        values = self.values(view)
+        return max(plays, key=lambda action: float(values[index_of(action)]))
+
+    def values(self, view: SeatView) -> Floats:
         """The network's value of each action of the action space in ``view``."""
         from baloot.rl.observation import encode
 
         return self.network(encode(view))
-
-
-def _index(action: Action) -> int:
-    from baloot.rl.action_space import index_of
-
-    return index_of(action)
