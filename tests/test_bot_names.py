@@ -99,7 +99,10 @@ def test_an_unknown_bot_names_the_known_ones_and_the_other_forms() -> None:
     with pytest.raises(UnknownBotError) as error:
         make_bot("nosuchbot", random.Random(1))
     message = str(error.value)
-    assert "unknown bot 'nosuchbot'" in message and "heuristic, ismcts, medium, random" in message
+    assert (
+        "unknown bot 'nosuchbot'" in message
+        and "heuristic, ismcts, medium, neural, random" in message
+    )
     assert "cmd:COMMAND" in message
 
 

@@ -17,8 +17,8 @@ import itertools
 import logging
 import socket
 from collections import deque
-from collections.abc import Generator, Iterator
-from typing import Any, Final
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any, Final, TypeVar
 
 from baloot.bots.pairs import PairResult, play_pair
 from baloot.bots.pool import Task
@@ -28,6 +28,7 @@ from baloot.core.errors import BalootError, first_line
 RAY_EXTRA: Final = "pip install 'pybaloot[ray]'"
 #: Pairs handed to the cluster ahead of the results, per core.
 IN_FLIGHT_PER_CPU: Final = 2
+R = TypeVar("R")
 
 
 class ClusterError(BalootError):
@@ -48,6 +49,15 @@ def cluster_pairs(
     """Play ``tasks`` on the Ray cluster at ``address`` (joined unless this process already
     is; ``cpus`` cores for a ``local`` one), yielding the results in order. When the iteration
     ends early, the tasks not finished are cancelled (their bots' processes are ended)."""
+    return cluster_map(play_pair, tasks, address, cpus)
+
+
+def cluster_map(
+    work: Callable[..., R], tasks: Iterator[Iterable[Any]], address: str, cpus: int | None = None
+) -> Generator[R, None, None]:
+    """``work(*task)`` for each of ``tasks`` as Ray tasks, as :func:`cluster_pairs` plays the
+    arena's pairs (self-play shards too): the results in order, the tasks not finished
+    cancelled when the iteration ends early."""
     ray = import_ray()
     joined = not ray.is_initialized()
     if joined:
@@ -57,18 +67,19 @@ def cluster_pairs(
         play = ray.remote(num_cpus=1, max_retries=0)(_play_task)
         cores = max(1, int(ray.cluster_resources().get("CPU", 1)))
         pending.extend(
-            play.remote(task) for task in itertools.islice(tasks, IN_FLIGHT_PER_CPU * cores)
+            play.remote(work, tuple(task))
+            for task in itertools.islice(tasks, IN_FLIGHT_PER_CPU * cores)
         )
         while pending:
             try:
-                result: PairResult = ray.get(pending[0])
+                result: R = ray.get(pending[0])
             except ray.exceptions.RayTaskError as error:  # raised by the pair: as it was
                 raise error.as_instanceof_cause() from None
             except ray.exceptions.RayError as error:  # a node or worker lost
                 raise ClusterError(f"the Ray cluster failed: {first_line(error)}") from None
             pending.popleft()
             for task in itertools.islice(tasks, 1):
-                pending.append(play.remote(task))
+                pending.append(play.remote(work, tuple(task)))
             yield result
     except BaseException:
         for ref in pending:
@@ -109,6 +120,6 @@ def _reachable(address: str) -> None:
         raise ClusterError(f"cannot join the Ray cluster at {address}: {reason}") from None
 
 
-def _play_task(task: Task) -> PairResult:
-    """One pair, in a Ray worker."""
-    return play_pair(*task)
+def _play_task(work: Callable[..., R], task: tuple[Any, ...]) -> R:
+    """One task, in a Ray worker."""
+    return work(*task)

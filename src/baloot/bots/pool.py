@@ -16,9 +16,10 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import FrameType
+from typing import Any, TypeVar
 
 from baloot.bots.external import end_all
 from baloot.bots.pairs import ArenaConfig, PairResult, play_pair
@@ -30,22 +31,32 @@ PARENT_CHECK_SECONDS = 0.5
 
 #: One pair to play: the run, the pair's number and its seed.
 Task = tuple[ArenaConfig, int, int]
+R = TypeVar("R")
 
 
 def pool_pairs(tasks: Iterator[Task], jobs: int) -> Generator[PairResult, None, None]:
     """Play ``tasks`` on ``jobs`` worker processes, yielding the results in order; when the
     iteration ends early (an error, Ctrl-C, or the caller stops), the workers are stopped."""
+    return pool_map(play_pair, tasks, jobs)
+
+
+def pool_map(
+    work: Callable[..., R], tasks: Iterator[Iterable[Any]], jobs: int
+) -> Generator[R, None, None]:
+    """``work(*task)`` for each of ``tasks`` on ``jobs`` worker processes, as the arena's pairs
+    (self-play shards too): the results in order, the workers stopped when the iteration ends
+    early. ``work`` is a module's function, so that a worker can find it."""
     before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
     try:
-        pending: deque[Future[PairResult]] = deque(
-            pool.submit(_play_task, task)
+        pending: deque[Future[R]] = deque(
+            pool.submit(_play_task, work, tuple(task))
             for task in itertools.islice(tasks, IN_FLIGHT_PER_JOB * jobs)
         )
         while pending:
             result = pending.popleft().result()
             for task in itertools.islice(tasks, 1):
-                pending.append(pool.submit(_play_task, task))
+                pending.append(pool.submit(_play_task, work, tuple(task)))
             yield result
     except BaseException:
         _stop_workers(pool, before)
@@ -154,12 +165,12 @@ def _watch_parent(parent: int, parent_pid: int) -> None:
     os._exit(1)  # … unless it is stuck
 
 
-def _play_task(task: Task) -> PairResult:
-    """One pair, in a worker; SIGTERM ends the worker here, after its cleanup."""
+def _play_task(work: Callable[..., R], task: tuple[Any, ...]) -> R:
+    """One task, in a worker; SIGTERM ends the worker here, after its cleanup."""
     global _playing
     try:
         _playing = True
-        return play_pair(*task)
+        return work(*task)
     except _Stopped as stop:
         end_all()
         os._exit(stop.code if isinstance(stop.code, int) else 1)

@@ -3,14 +3,14 @@
 Every command is a module with its ``HELP``, its ``EPILOG``, ``add_arguments`` and ``run`` (a
 :class:`Command`): :mod:`~baloot.cli.play`, :mod:`~baloot.cli.arena`,
 :mod:`~baloot.cli.replay`, :mod:`~baloot.cli.analyze`, :mod:`~baloot.cli.validate`,
-:mod:`~baloot.cli.verify`, :mod:`~baloot.cli.deal` and :mod:`~baloot.cli.random_matches`
-(``baloot random``).
+:mod:`~baloot.cli.verify`, :mod:`~baloot.cli.deal`, :mod:`~baloot.cli.random_matches`
+(``baloot random``) and :mod:`~baloot.cli.selfplay`.
 
 Exit status (``record-format.md``, :mod:`baloot.cli.messages`): 0 for a record that replays
 cleanly, 1 for a record with an illegal action, 2 for a file that is not a record or a usage
-error (a one-line message on stderr). ``arena`` ends with 130 on Ctrl-C and 143 on SIGTERM;
-``play`` has its own (see :mod:`baloot.cli.play`). A closed pipe ends the output quietly
-(:class:`~baloot.cli.files.Output`).
+error (a one-line message on stderr). ``arena`` and ``selfplay`` end with 130 on Ctrl-C and
+143 on SIGTERM; ``play`` has its own (see :mod:`baloot.cli.play`). A closed pipe ends the
+output quietly (:class:`~baloot.cli.files.Output`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, Final, Protocol
 
 from baloot.core.errors import BalootError
 
-from . import analyze, arena, deal, play, random_matches, replay, validate, verify
+from . import analyze, arena, deal, play, random_matches, replay, selfplay, validate, verify
 from .files import Output, silence_stdout
 from .messages import ILLEGAL, NOT_A_RECORD, complain, error_line
 
@@ -49,6 +49,7 @@ COMMANDS: Final[Mapping[str, Command]] = {
     "verify": verify,
     "deal": deal,
     "random": random_matches,
+    "selfplay": selfplay,
 }
 """The commands by name, in the order the help lists them (after those of other layers)."""
 

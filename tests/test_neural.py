@@ -1,0 +1,180 @@
+"""The ``neural`` bot: the shipped weights load (NumPy only, the layout they were made for,
+their card beside them) and play whole legal matches; it is in the registry, takes its one
+option and refuses others in one line; its decisions can be sent to the bot workers; a short
+training run on a tiny self-play folder writes weights it can read; and renaming the suits of
+a hand renames its observation and legal actions, as the training's renamings assume."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from baloot.bots.arena import ArenaConfig, play_pair
+from baloot.bots.base import available_bots, check_bot_name, make_bot
+from baloot.bots.decisions import DecisionTask, decide
+from baloot.bots.names import UnknownBotError
+from baloot.core.cards import CARDS, Card, Suit
+from baloot.core.hand import Hand
+from baloot.core.seats import Seat
+from baloot.core.vocabulary import Phase
+from baloot.rl.action_space import index_of
+from baloot.rl.network import CARD_FILE, WEIGHTS, WEIGHTS_FILE, Network, shipped
+from baloot.rl.network import shipped_card as card_of_weights
+from baloot.rl.neural import NeuralBot
+from baloot.rl.observation import SIZE, VERSION, encode
+from baloot.rl.suits import PERMUTATIONS, contracts, renamings
+from baloot.view.seat_view import SeatView
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "baloot" / "rl" / WEIGHTS
+SCRIPT = ROOT / "scripts" / "train_neural.py"
+
+
+def test_the_shipped_weights_are_small_and_made_for_this_layout() -> None:
+    network = shipped()
+    assert (PACKAGE / WEIGHTS_FILE).stat().st_size < 5_000_000
+    assert network.meta["layout_version"] == VERSION
+    assert network.layers[0][0].shape[0] == SIZE and network.layers[-1][0].shape[1] == 100
+    card = card_of_weights()
+    assert card == json.loads((PACKAGE / CARD_FILE).read_text(encoding="utf-8"))
+    assert card["network"]["layout_version"] == VERSION
+    assert all(data["layout_version"] == VERSION for data in card["data"])
+    assert card["data"][0]["format"] == "baloot-selfplay/1" and card["data"][0]["hands"] > 0
+
+
+def test_the_match_score_is_not_read() -> None:
+    hand = Hand.new(rng=random.Random(4))
+    vector = encode(SeatView.of(hand, hand.to_act))
+    other = vector.copy()
+    other[shipped().zeroed] = 0.5
+    assert np.array_equal(shipped()(vector), shipped()(other))
+
+
+@pytest.mark.parametrize(("name", "hands"), [("neural", False), ("neural:calls=expert", True)])
+def test_it_plays_whole_legal_games(name: str, hands: bool) -> None:
+    pair = play_pair(ArenaConfig(name, "heuristic", pairs=1, seed=5, hands=hands), 1, 12)
+    assert pair.failures == [] and pair.hands >= 2
+    assert pair.sides[0].decisions > 0
+
+
+def test_it_plays_the_card_of_highest_predicted_value() -> None:
+    hand = Hand.new(rng=random.Random(9))
+    bot = NeuralBot(random.Random(1))
+    checked = 0
+    while not hand.is_over:
+        view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+        chosen = bot.choose(view, legal)
+        plays = [a for a in legal if a.verb.value == "play"]
+        if hand.phase is Phase.PLAYING and len(plays) == len(legal) > 1:
+            values = bot.values(view)
+            assert values[index_of(chosen)] == max(values[index_of(a)] for a in plays)
+            checked += 1
+        hand.apply(hand.announced(chosen))
+    assert checked > 5
+
+
+def test_it_is_registered_with_its_option_and_refuses_others() -> None:
+    assert "neural" in available_bots()
+    assert make_bot("neural", random.Random(1)).name == "neural"
+    check_bot_name("neural:calls=expert")
+    with pytest.raises(UnknownBotError, match="has no option 'deep'"):
+        make_bot("neural:deep", random.Random(1))
+    with pytest.raises(UnknownBotError, match="calls is heuristic or expert"):
+        check_bot_name("neural:calls=random")
+
+
+def test_a_decision_sent_to_a_worker_is_the_bots_own() -> None:
+    hand = Hand.new(rng=random.Random(2))
+    bot, twin = make_bot("neural", random.Random(5)), make_bot("neural", random.Random(5))
+    while not hand.is_over:
+        view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+        decision = decide(DecisionTask.of(bot, view, legal, seconds=60))
+        decision.restore(bot)
+        assert decision.action == twin.choose(view, legal)
+        assert bot.rng.getstate() == twin.rng.getstate()  # type: ignore[attr-defined]
+        hand.apply(hand.announced(decision.action))
+
+
+@pytest.mark.parametrize(
+    "trainer",
+    [
+        "numpy",
+        pytest.param(
+            "torch",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("torch") is None,
+                reason="PyTorch is the train extra (pip install 'pybaloot[train]'), not in dev: "
+                "the NumPy trainer covers the same recipe",
+            ),
+        ),
+    ],
+)
+def test_a_short_training_run_on_a_tiny_data_set_writes_weights_it_reads(
+    tmp_path: Path, trainer: str
+) -> None:
+    pytest.importorskip("pyarrow")
+    from baloot.rl.dataset import run_selfplay
+    from baloot.rl.selfplay import SelfplayConfig
+
+    run_selfplay(SelfplayConfig("heuristic", hands=4, seed=3, shard_hands=2), tmp_path / "data")
+    out = tmp_path / "weights" / "neural.npz"
+    recipe = ["--epochs", "2", "--hidden", "16", *(["--numpy"] if trainer == "numpy" else [])]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "data"), "--out", str(out), *recipe],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    network = Network.load(out)
+    assert network.meta["trainer"] == trainer and network.meta["examples"] > 50
+    card = json.loads((out.parent / CARD_FILE).read_text(encoding="utf-8"))
+    assert card["data"][0]["hands"] == 4 and card["network"]["hidden"] == 16
+    hand = Hand.new(rng=random.Random(1))
+    assert network(encode(SeatView.of(hand, hand.to_act))).shape == (100,)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_renaming_the_suits_renames_the_observation_and_the_legal_actions(seed: int) -> None:
+    """A hand dealt and played with its suits renamed (the trump kept in a Hokum) gives every
+    seat the renamed observation and the renamed legal actions: what training relies on."""
+    rng = random.Random(seed)
+    hand = Hand.new(rng=rng)
+    played = []
+    while not hand.is_over and not (hand.phase is Phase.PLAYING and hand.trick_number >= 2):
+        action = hand.announced(rng.choice(hand.legal_actions()))
+        hand.apply(action)
+        played.append(action)
+    if hand.is_over:
+        return
+    observation, actions, allowed = renamings()
+    k = int(allowed[int(contracts(encode(SeatView.of(hand, Seat.N)))), rng.randrange(24)])
+    perm = PERMUTATIONS[k]
+
+    def card(c: Card) -> Card:
+        return CARDS[perm[int(c.suit)] * 8 + c.index % 8]
+
+    renamed = Hand.from_deck([card(c) for c in hand.deck], dealer=hand.dealer, rules=hand.rules)
+    for action in played:
+        changes: dict[str, object] = {}
+        if action.card is not None:
+            changes["card"] = card(action.card)
+        if action.suit is not None:
+            changes["suit"] = Suit(perm[int(action.suit)])
+        renamed.apply(dataclasses.replace(action, **changes))  # type: ignore[arg-type]
+    for seat in Seat:
+        mine = encode(SeatView.of(hand, seat))
+        assert np.array_equal(mine[observation[k]], encode(SeatView.of(renamed, seat)))
+    mask, other = np.zeros(100), np.zeros(100)
+    mask[[index_of(a) for a in hand.legal_actions()]] = 1
+    other[[index_of(a) for a in renamed.legal_actions()]] = 1
+    assert np.array_equal(mask[actions[k]], other)
