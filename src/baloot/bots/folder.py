@@ -27,7 +27,6 @@ baloot.records.atomic.FolderError: ... holds another run (bot B random, not heur
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any, Final
@@ -35,6 +34,7 @@ from typing import Any, Final
 from baloot.bots.pairs import ArenaConfig, PairResult, pair_seeds
 from baloot.records.atomic import FolderError, write_atomic
 from baloot.records.record import rules_json
+from baloot.records.run_folder import claim, read_json
 
 FORMAT: Final = "baloot-arena/1"
 MANIFEST: Final = "arena.json"
@@ -76,15 +76,7 @@ class RunFolder:
         (up to the run's number of pairs). A :class:`FolderError` when it holds another run."""
         self.path.mkdir(parents=True, exist_ok=True)
         (self.path / PAIRS).mkdir(exist_ok=True)
-        manifest = self.path / MANIFEST
-        wanted = arguments(self.config)
-        if manifest.exists():
-            self._check(_read_json(manifest), wanted)
-        else:
-            write_atomic(manifest, (json.dumps(wanted, indent=2) + "\n").encode())
-        for leftover in [*self.path.glob(".*.tmp"), *self.path.glob("*/.*.tmp")]:
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        claim(self.path, MANIFEST, arguments(self.config), _SHOWN, "an arena run's")
         return self._finished()
 
     def keep(self, pair: PairResult) -> None:
@@ -96,21 +88,6 @@ class RunFolder:
         text = json.dumps(pair.to_json(), separators=(",", ":")) + "\n"
         write_atomic(self.path / PAIRS / f"{pair.index:05d}.json", text.encode())
 
-    def _check(self, kept: dict[str, Any], wanted: dict[str, Any]) -> None:
-        where = str(self.path)
-        if kept.get("format") != FORMAT:
-            raise FolderError(f"{where}/{MANIFEST} is not an arena run's: use another --out")
-        differ = [
-            f"{shown} {_text(kept.get(key))}, not {_text(wanted[key])}"
-            for key, shown in _SHOWN.items()
-            if kept.get(key) != wanted[key]
-        ]
-        if differ:
-            raise FolderError(
-                f"{where} holds another run ({'; '.join(differ)}): "
-                "use its arguments or another --out"
-            )
-
     def _finished(self) -> dict[int, PairResult]:
         paths = {
             int(path.stem): path
@@ -121,24 +98,10 @@ class RunFolder:
         found: dict[int, PairResult] = {}
         for index in sorted(paths):
             try:
-                pair = PairResult.from_json(_read_json(paths[index]))
+                pair = PairResult.from_json(read_json(paths[index]))
             except (KeyError, TypeError, ValueError):
                 pair = None
             if pair is None or pair.index != index or pair.seed != seeds[index - 1]:
                 raise FolderError(f"{paths[index]} is not a pair of this run")
             found[index] = pair
         return found
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise FolderError(f"cannot read {path}: {error}") from None
-    if not isinstance(data, dict):
-        raise FolderError(f"cannot read {path}: not a JSON object")
-    return data

@@ -32,7 +32,6 @@ baloot.records.atomic.FolderError: ... holds another run (bots random, not heuri
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -42,6 +41,7 @@ from typing import Any, Final
 from baloot.bots.pairs import pair_seeds
 from baloot.records.atomic import FolderError, write_atomic
 from baloot.records.record import rules_json
+from baloot.records.run_folder import claim, read_json
 from baloot.rl.action_space import NUM_ACTIONS
 from baloot.rl.observation import SIZE, VERSION
 from baloot.rl.selfplay import FORMAT, SelfplayConfig, ShardResult, iter_shards
@@ -89,15 +89,7 @@ class DatasetFolder:
             (self.path / SHARDS).mkdir(exist_ok=True)
         except OSError as error:
             raise FolderError(f"cannot use {self.path}: {error.strerror or error}") from None
-        manifest = self.path / MANIFEST
-        wanted = arguments(self.config)
-        if manifest.exists():
-            self._check(_read_json(manifest), wanted)
-        else:
-            write_atomic(manifest, (json.dumps(wanted, indent=2) + "\n").encode())
-        for leftover in [*self.path.glob(".*.tmp"), *self.path.glob("*/.*.tmp")]:
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        claim(self.path, MANIFEST, arguments(self.config), _SHOWN, "a self-play run's")
         self.finished = self._finished()
         return dict(self.finished)
 
@@ -142,21 +134,6 @@ class DatasetFolder:
         write_atomic(self.path / f"{CARD}.json", (json.dumps(card, indent=2) + "\n").encode())
         write_atomic(self.path / f"{CARD}.md", card_markdown(card).encode())
 
-    def _check(self, kept: dict[str, Any], wanted: dict[str, Any]) -> None:
-        where = str(self.path)
-        if kept.get("format") != FORMAT:
-            raise FolderError(f"{where}/{MANIFEST} is not a self-play run's: use another --out")
-        differ = [
-            f"{shown} {_text(kept.get(key))}, not {_text(wanted[key])}"
-            for key, shown in _SHOWN.items()
-            if kept.get(key) != wanted[key]
-        ]
-        if differ:
-            raise FolderError(
-                f"{where} holds another run ({'; '.join(differ)}): "
-                "use its arguments or another --out"
-            )
-
     def _finished(self) -> dict[int, ShardResult]:
         config = self.config
         paths = {
@@ -168,7 +145,7 @@ class DatasetFolder:
         found: dict[int, ShardResult] = {}
         for index in sorted(paths):
             try:
-                shard = ShardResult.from_json(_read_json(paths[index]))
+                shard = ShardResult.from_json(read_json(paths[index]))
             except (KeyError, TypeError, ValueError):
                 shard = None
             data = paths[index].with_suffix(".parquet")
@@ -229,17 +206,3 @@ def card_markdown(card: dict[str, Any]) -> str:
         f"- Values: {card['labels']}\n"
         f"- CPU time: {card['cpu_seconds']:,} s\n"
     )
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise FolderError(f"cannot read {path}: {error}") from None
-    if not isinstance(data, dict):
-        raise FolderError(f"cannot read {path}: not a JSON object")
-    return data
