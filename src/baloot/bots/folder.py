@@ -34,7 +34,7 @@ from typing import Any, Final
 from baloot.bots.pairs import ArenaConfig, PairResult, pair_seeds
 from baloot.records.atomic import FolderError, write_atomic
 from baloot.records.record import rules_json
-from baloot.records.run_folder import claim, read_json
+from baloot.records.run_folder import open_run_folder, read_json
 
 FORMAT: Final = "baloot-arena/1"
 MANIFEST: Final = "arena.json"
@@ -76,7 +76,7 @@ class RunFolder:
         (up to the run's number of pairs). A :class:`FolderError` when it holds another run."""
         self.path.mkdir(parents=True, exist_ok=True)
         (self.path / PAIRS).mkdir(exist_ok=True)
-        claim(self.path, MANIFEST, arguments(self.config), _SHOWN, "an arena run's")
+        open_run_folder(self.path, MANIFEST, arguments(self.config), _SHOWN, "an arena run's")
         return self._finished()
 
     def keep(self, pair: PairResult) -> None:

@@ -4,10 +4,10 @@ that two runs are never mixed, and no temporary file left by an interrupted writ
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
->>> wanted = {"format": "demo/1", "seed": 1}
->>> claim(folder, "run.json", wanted, {"seed": "seed"}, "a demo run's")
->>> claim(folder, "run.json", wanted, {"seed": "seed"}, "a demo run's")  # the same run: goes on
->>> claim(folder, "run.json", {**wanted, "seed": 2}, {"seed": "seed"}, "a demo run's")
+>>> wanted, shown = {"format": "demo/1", "seed": 1}, {"seed": "seed"}
+>>> open_run_folder(folder, "run.json", wanted, shown, "a demo run's")
+>>> open_run_folder(folder, "run.json", wanted, shown, "a demo run's")  # the same run: goes on
+>>> open_run_folder(folder, "run.json", {**wanted, "seed": 2}, shown, "a demo run's")
 ... # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -24,10 +24,10 @@ from typing import Any
 
 from baloot.records.atomic import FolderError, write_atomic
 
-__all__ = ["claim", "read_json"]
+__all__ = ["open_run_folder", "read_json"]
 
 
-def claim(
+def open_run_folder(
     folder: Path, manifest: str, wanted: dict[str, Any], shown: Mapping[str, str], what: str
 ) -> None:
     """Make ``folder`` the folder of the run whose arguments are ``wanted``: write its

@@ -41,7 +41,7 @@ from typing import Any, Final
 from baloot.bots.pairs import pair_seeds
 from baloot.records.atomic import FolderError, write_atomic
 from baloot.records.record import rules_json
-from baloot.records.run_folder import claim, read_json
+from baloot.records.run_folder import open_run_folder, read_json
 from baloot.rl.action_space import NUM_ACTIONS
 from baloot.rl.observation import SIZE, VERSION
 from baloot.rl.selfplay import FORMAT, SelfplayConfig, ShardResult, iter_shards
@@ -89,7 +89,7 @@ class DatasetFolder:
             (self.path / SHARDS).mkdir(exist_ok=True)
         except OSError as error:
             raise FolderError(f"cannot use {self.path}: {error.strerror or error}") from None
-        claim(self.path, MANIFEST, arguments(self.config), _SHOWN, "a self-play run's")
+        open_run_folder(self.path, MANIFEST, arguments(self.config), _SHOWN, "a self-play run's")
         self.finished = self._finished()
         return dict(self.finished)
 
