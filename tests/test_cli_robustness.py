@@ -172,7 +172,8 @@ def test_the_arena_command_writes_its_folder_atomically(
         written.append(path)
         write_atomic(path, data)
 
-    monkeypatch.setattr("baloot.bots.folder.write_atomic", spy)
+    for module in ("baloot.bots.folder", "baloot.records.run_folder"):  # pairs; the manifest
+        monkeypatch.setattr(f"{module}.write_atomic", spy)
     assert (
         main(["arena", "random", "random", "--hands", "2", "--json", "--out", str(tmp_path)]) == 0
     )
