@@ -9,11 +9,13 @@ the engine rather than repeat it. The drivers only push actions through the publ
 from __future__ import annotations
 
 import os
+import select
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -452,15 +454,42 @@ def wait_for(condition: Callable[[], bool], seconds: float = WAIT) -> bool:
     return condition()
 
 
+def read_line(stream: IO[bytes], seconds: float = WAIT) -> bytes:
+    """The next line of a child's output pipe, waited for ``seconds`` at most (then a test
+    failure, never a wait for ever); the pipe is read a byte at a time, so nothing is kept
+    in a buffer the next call would miss."""
+    deadline = time.monotonic() + seconds
+    line = b""
+    while not line.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([stream], [], [], left)[0]:
+            pytest.fail(f"no line within {seconds:g} s (so far: {line!r})")
+        byte = os.read(stream.fileno(), 1)
+        if not byte:
+            break
+        line += byte
+    return line
+
+
 def catches(pid: int, signum: int) -> bool:
     """Whether process ``pid`` has a handler for ``signum`` now (Linux: ``/proc``), so that a
     test sends its signal once the command is ready for it, not after a guessed pause."""
+    return _signal_set(pid, "SigCgt", signum)
+
+
+def ignores(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` ignores ``signum`` now (Linux: ``/proc``): a worker that has
+    set itself up."""
+    return _signal_set(pid, "SigIgn", signum)
+
+
+def _signal_set(pid: int, field: str, signum: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
     except OSError:
         return False
-    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
-    return bool(int(caught.split()[1], 16) >> (signum - 1) & 1)
+    line = next(line for line in status.splitlines() if line.startswith(f"{field}:"))
+    return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
 
 
 def one_line_error(

@@ -21,7 +21,7 @@ from typing import Any
 
 import psutil
 import pytest
-from helpers import WAIT, wait_for
+from helpers import WAIT, ignores, read_line, wait_for
 
 import baloot
 from baloot.bots import RandomBot, make_bot, play_hand, registered
@@ -131,15 +131,17 @@ def _assert_same_hand(names: Sequence[str], seed: int, send: Callable[..., Decis
     assert _states(bots) == _states(alone), "the generators did not move on as in-process"
 
 
-def _children() -> set[int]:
-    """Every process this one started, and theirs."""
-    return {child.pid for child in psutil.Process().children(recursive=True)}
-
-
-def _workers() -> set[int]:
-    """This process's worker processes: its children forked from it (Ray's are not)."""
-    me = psutil.Process()
-    return {child.pid for child in me.children() if child.cmdline() == me.cmdline()}
+def _workers(pid: int | None = None) -> set[int]:
+    """The worker processes of this process (or of ``pid``): the children of its fork server
+    (Ray's are not)."""
+    workers: set[int] = set()
+    for child in psutil.Process(pid).children():
+        try:
+            if any("forkserver" in word for word in child.cmdline()):
+                workers.update(worker.pid for worker in child.children())
+        except psutil.Error:  # gone, or a zombie, since the list was read
+            pass
+    return workers
 
 
 def _alive(pid: int) -> bool:
@@ -212,7 +214,7 @@ def test_an_illegal_action_is_a_bot_error() -> None:
 @pytest.fixture(scope="module")
 def pool() -> Iterator[WorkerPool]:
     """Two workers that know the bots of these tests."""
-    with registered(TEST_BOTS), WorkerPool(2, grace=GRACE) as workers:
+    with WorkerPool(2, grace=GRACE, bots=TEST_BOTS) as workers:
         yield workers
 
 
@@ -273,6 +275,7 @@ def test_a_hang_fails_once_past_its_clock_and_grace(pool: WorkerPool) -> None:
 def test_the_workers_ignore_ctrl_c(pool: WorkerPool) -> None:
     _works(pool)
     workers = _workers()
+    assert wait_for(lambda: all(ignores(pid, signal.SIGINT) for pid in workers)), "not set up"
     for pid in workers:
         os.kill(pid, signal.SIGINT)
     _works(pool)
@@ -280,16 +283,15 @@ def test_the_workers_ignore_ctrl_c(pool: WorkerPool) -> None:
 
 
 def test_close_fails_what_is_to_come_and_leaves_no_process() -> None:
-    before = _children()
-    with registered({"test-hangs-long": _Hangs}):
-        workers = WorkerPool(1, grace=GRACE)
-    assert len(_children() - before) == 1
+    before = _workers()
+    workers = WorkerPool(1, grace=GRACE, bots={"test-hangs-long": _Hangs})
+    assert len(_workers() - before) == 1
     hanging = workers.submit(_task("test-hangs-long"))
     waiting = workers.submit(_task("heuristic"))
     workers.close()
     for future in (hanging, waiting):
         assert _fails(future) == "the bot workers were closed"
-    assert _children() == before
+    assert _workers() == before
     workers.close()
     assert _fails(workers.submit(_task("heuristic"))) == "the bot workers are closed"
 
@@ -314,15 +316,13 @@ def test_a_pool_made_in_a_thread_outlives_the_thread() -> None:
         assert _workers() - before == {worker}
 
 
+#: A program (a file: its workers import it to find ``Hangs``) whose two workers hang.
 _ORPHAN = """\
 import os, random, sys, threading, time
-from baloot.bots import registered
 from baloot.bots.decisions import DecisionTask
 from baloot.bots.workers import WorkerPool
 from baloot.core.hand import Hand
 from baloot.view.seat_view import SeatView
-import baloot.bots.pool as pool
-pool.PARENT_CHECK_SECONDS = 0.1
 
 class Hangs:
     name = "hangs"
@@ -332,34 +332,38 @@ class Hangs:
         os.write(1, b"deciding\\n")  # one write: the processes share the pipe
         time.sleep(10 * 60)
 
-made = []
-with registered({"hangs": Hangs}):
+if __name__ == "__main__":
+    made = []
     if sys.argv[1] == "thread":
-        maker = threading.Thread(target=lambda: made.append(WorkerPool(2)))
+        maker = threading.Thread(target=lambda: made.append(WorkerPool(2, bots={"hangs": Hangs})))
         maker.start()
         maker.join()
     else:
-        made.append(WorkerPool(2))
-hand = Hand.new(rng=random.Random(1))
-task = DecisionTask("hangs", SeatView.of(hand, hand.to_act), hand.legal_actions(),
-                    random.Random(1).getstate(), 10 * 60)
-decisions = [made[0].submit(task) for _ in range(2)]
-os.write(1, b"ready\\n")
-time.sleep(10 * 60)
+        made.append(WorkerPool(2, bots={"hangs": Hangs}))
+    hand = Hand.new(rng=random.Random(1))
+    task = DecisionTask("hangs", SeatView.of(hand, hand.to_act), hand.legal_actions(),
+                        random.Random(1).getstate(), 10 * 60)
+    decisions = [made[0].submit(task) for _ in range(2)]
+    os.write(1, b"ready\\n")
+    time.sleep(10 * 60)
 """
 
 
 @pytest.mark.parametrize("made_in", ["main", "thread"])
-def test_the_workers_go_when_their_parent_is_killed_mid_decision(made_in: str) -> None:
+def test_the_workers_go_when_their_parent_is_killed_mid_decision(
+    made_in: str, tmp_path: Path
+) -> None:
     """Each worker is deciding (an idle one would go anyway: its pipe closes)."""
+    program = tmp_path / "orphan.py"
+    program.write_text(_ORPHAN)
     parent = subprocess.Popen(
-        [sys.executable, "-c", _ORPHAN, made_in], stdout=subprocess.PIPE, env=ENV
+        [sys.executable, str(program), made_in], stdout=subprocess.PIPE, env=ENV
     )
     try:
         assert parent.stdout is not None
-        lines = sorted(parent.stdout.readline() for _ in range(3))
+        lines = sorted(read_line(parent.stdout) for _ in range(3))
         assert lines == [b"deciding\n", b"deciding\n", b"ready\n"]
-        workers = [child.pid for child in psutil.Process(parent.pid).children()]
+        workers = _workers(parent.pid)
         assert len(workers) == 2
         parent.kill()
         parent.wait(WAIT)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import WAIT, one_line_error, wait_for
+from helpers import WAIT, one_line_error, read_line, wait_for
 from spec_example import ACTIONS, DECK, record_text
 
 from baloot.bots.arena import pair_seeds
@@ -230,7 +230,7 @@ def test_validate_piped_to_head_keeps_the_worst_status(game: Path, not_a_record:
         env=ENV,
     )
     assert process.stdout is not None and process.stderr is not None
-    first = process.stdout.readline()
+    first = read_line(process.stdout)
     process.stdout.close()
     err = process.stderr.read()
     status = process.wait(timeout=120)

@@ -57,6 +57,7 @@ __all__ = [
     "close_bot",
     "make_bot",
     "parse_bot_name",
+    "register",
     "registered",
     "takes_options",
 ]
@@ -142,15 +143,21 @@ def _options_parameter(factory: Callable[..., Bot]) -> inspect.Parameter | None:
 def registered(bots: Mapping[str, AnyFactory]) -> Iterator[None]:
     """Add ``bots`` to the registry while inside (a server's operator bots); a name that is
     taken already is a ``ValueError``."""
-    taken = sorted(set(bots) & set(available_bots()))
-    if taken:
-        raise ValueError(f"bot names already registered: {', '.join(taken)}")
-    _registered.update(bots)
+    register(bots)
     try:
         yield
     finally:
         for name in bots:
             _registered.pop(name, None)
+
+
+def register(bots: Mapping[str, AnyFactory]) -> None:
+    """Add ``bots`` to the registry for good (a worker process's bots); a name that is taken
+    already is a ``ValueError``."""
+    taken = sorted(set(bots) & set(available_bots()))
+    if taken:
+        raise ValueError(f"bot names already registered: {', '.join(taken)}")
+    _registered.update(bots)
 
 
 def _unknown(name: str) -> UnknownBotError:

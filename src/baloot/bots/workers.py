@@ -6,7 +6,15 @@ worker that dies, or that takes longer than the task's clock and a grace
 (:data:`~baloot.bots.decisions.GRACE`), is replaced, and its task fails with one
 :class:`~baloot.bots.decisions.DecisionFailed`; so does a bot that raises. The caller then
 lets its stand-in decide. The workers ignore Ctrl-C (the parent decides) and end when the
-parent does. :func:`open_deciders` picks the pool, a Ray cluster's deciders
+parent does.
+
+The workers are forked by ``multiprocessing``'s fork server, never by the server itself: a
+server forks while its event loop, its bot threads and pebble's own threads run, and a fork
+copies any lock one of them holds at that moment, held for ever in the child, so that a worker
+could wait on it at its start and never take a task. The fork server is a process of one
+thread, started once, that has imported this module: a worker starts in milliseconds, and
+ignores Ctrl-C almost at once. A worker knows the installed and built-in bots, and those the
+pool is given (``bots``). :func:`open_deciders` picks the pool, a Ray cluster's deciders
 (:mod:`baloot.bots.ray_workers`) or none (the caller decides in its own threads).
 
 >>> import random
@@ -25,15 +33,18 @@ True
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Mapping
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Self, TypeVar
 
 import pebble
 
+from baloot.bots.base import AnyFactory, register
 from baloot.bots.decisions import (
     GRACE,
     Deciders,
@@ -95,13 +106,18 @@ def open_deciders(bots_on: str | None, workers: int) -> Deciders | None:
 
 class WorkerPool:
     """``workers`` processes that make decisions; a decision gets its clock and ``grace``
-    seconds more before its worker is ended and it fails."""
+    seconds more before its worker is ended and it fails. ``bots`` are bots the workers know
+    besides the installed and built-in ones: their factories travel to each worker, so they
+    are classes or functions of a module."""
 
-    def __init__(self, workers: int, *, grace: float = GRACE) -> None:
+    def __init__(
+        self, workers: int, *, grace: float = GRACE, bots: Mapping[str, AnyFactory] | None = None
+    ) -> None:
         if workers < 1:
             raise ValueError(f"a worker pool needs a worker at least, not {workers}")
         self.workers = workers
         self.grace = grace
+        self.bots = dict(bots or {})
         self._lock = threading.Lock()
         self._pending: dict[Future[Any], Future[Any]] = {}  # ours: pebble's
         self._closed = False
@@ -151,7 +167,12 @@ class WorkerPool:
             initializer=_start_worker,
             # on Linux a worker ends with the thread that started it: only the main thread
             # surely lives as long as the pool
-            initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+            initargs=(
+                os.getpid(),
+                threading.current_thread() is threading.main_thread(),
+                self.bots,
+            ),
+            context=_fork_server(),
         )
         if not pool.active:  # also what starts the workers
             raise RuntimeError("the worker pool did not start")
@@ -190,6 +211,14 @@ class WorkerPool:
             give(decision, answer)
 
 
+def _fork_server() -> multiprocessing.context.ForkServerContext:
+    """The fork server's context, which starts with this module imported (it ends with this
+    process)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
 def _cancel_with(sent: Future[Any], decision: Future[Any]) -> None:
     """A decision its caller cancelled is not made (its worker, if deciding, is replaced)."""
     if decision.cancelled():
@@ -202,10 +231,12 @@ def _stop(pool: pebble.ProcessPool) -> None:
     pool.join()
 
 
-def _start_worker(parent_pid: int, by_kernel: bool) -> None:
-    """Set up a worker: deaf to Ctrl-C, bound to its parent, its bots made."""
+def _start_worker(parent_pid: int, by_kernel: bool, bots: Mapping[str, AnyFactory]) -> None:
+    """Set up a worker: deaf to Ctrl-C, bound to its parent, told the pool's own ``bots`` (for
+    the worker's whole life), its bots made."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bind_to_parent(parent_pid, by_kernel=by_kernel)
+    register(bots)
     warm(WARM_BOTS)
 
 
