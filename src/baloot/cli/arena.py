@@ -16,18 +16,15 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.bots.base import check_bot_name
-from baloot.bots.cluster import ClusterError
 from baloot.bots.names import UnknownBotError
-from baloot.records.atomic import FolderError
-from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir, printable, silence_stdout
 from .options import add_rules_arguments, rules_from_arguments, seed
+from .runs import RUN_ERRORS, progress_bar, run_failed
 from .signals import until_interrupted
 
 HELP = "pit two bots against each other in duplicate games"
@@ -110,35 +107,11 @@ def _run(args: argparse.Namespace) -> int:
         out=args.out,
         cpu_ms=args.cpu_ms,
     )
-    err = Console(stderr=True)
     try:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as progress:
-            task = progress.add_task(
-                escape(printable(f"{args.bot_a} vs {args.bot_b}")), total=count
-            )
-            summary = run_arena(
-                config,
-                args.jobs,
-                lambda s: progress.update(task, completed=s.pairs),
-                cluster=args.ray,
-            )
-    except (FolderError, ClusterError) as error:
-        return _usage(str(error))
-    except BotError as error:
-        print(f"baloot: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:  # a record that could not be written
-        where = f" {error.filename}" if error.filename else ""
-        print(f"baloot: cannot write{where}: {error.strerror or error}", file=sys.stderr)
-        return 2
+        with progress_bar(escape(printable(f"{args.bot_a} vs {args.bot_b}")), count) as done:
+            summary = run_arena(config, args.jobs, lambda s: done(s.pairs), cluster=args.ray)
+    except RUN_ERRORS as error:
+        return run_failed(error)
     if args.json:
         Output().line(json.dumps(summary.to_json()))
     else:

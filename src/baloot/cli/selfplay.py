@@ -14,17 +14,12 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
 from baloot.bots.base import check_bot_name
-from baloot.bots.cluster import ClusterError
 from baloot.bots.names import UnknownBotError
-from baloot.records.atomic import FolderError
-from baloot.table.players import BotError
 
 from .files import Output, check_writable_dir
 from .options import add_rules_arguments, rules_from_arguments, seed
+from .runs import RUN_ERRORS, progress_bar, run_failed
 from .signals import until_interrupted
 
 HELP = "bots play hands; every decision is kept with its exact values, for learning"
@@ -95,34 +90,13 @@ def _run(args: argparse.Namespace) -> int:
         args.bots, args.hands, args.seed, rules_from_arguments(args), args.shard_hands
     )
     check_writable_dir(Path(args.out))
-    err = Console(stderr=True)
     try:
-        with Progress(
-            TextColumn("[bold]selfplay"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as progress:
-            task = progress.add_task("shards", total=config.shards)
+        with progress_bar("selfplay", config.shards) as done:
             folder = run_selfplay(
-                config,
-                args.out,
-                args.jobs,
-                args.ray,
-                lambda f: progress.update(task, completed=len(f.finished)),
+                config, args.out, args.jobs, args.ray, lambda f: done(len(f.finished))
             )
-    except (FolderError, ClusterError) as error:
-        return _usage(str(error))
-    except BotError as error:
-        print(f"baloot: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        print(f"baloot: cannot write{where}: {error.strerror or error}", file=sys.stderr)
-        return 2
+    except RUN_ERRORS as error:
+        return run_failed(error)
     card = folder.card()
     Output().line(
         f"{card['hands']:,} hands, {card['decisions']:,} decisions "
