@@ -15,18 +15,18 @@ INTERRUPTED = 130
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``baloot``; the exit status.
 
-    The commands are imported here, not above, so that a Ctrl-C while they load (a fraction
-    of a second) ends the command as one later would: status 130, no traceback. A command
+    The command line is imported here, not above, and each command's module when it runs, so
+    that a Ctrl-C while they load (a fraction of a second) ends the command as one later
+    would: status 130, no traceback. A command
     started with Ctrl-C ignored (a script's background job, a program's child that inherits
     it) still stops on it, as a person at its terminal expects.
     """
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from baloot.cli import main as cli_main
-        from baloot.server import serve
     except KeyboardInterrupt:
         return INTERRUPTED
-    return cli_main(argv, extra={"serve": serve})
+    return cli_main(argv, extra={"serve": "baloot.server.serve"})
 
 
 if __name__ == "__main__":

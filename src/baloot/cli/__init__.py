@@ -16,16 +16,17 @@ output quietly (:class:`~baloot.cli.files.Output`).
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from baloot.core.errors import BalootError
 
-from . import analyze, arena, deal, play, random_matches, replay, selfplay, validate, verify
 from .files import Output, silence_stdout
 from .messages import ILLEGAL, NOT_A_RECORD, complain, error_line
+from .signals import INTERRUPTED
 
 
 class Command(Protocol):
@@ -40,18 +41,20 @@ class Command(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-COMMANDS: Final[Mapping[str, Command]] = {
-    "play": play,
-    "arena": arena,
-    "replay": replay,
-    "analyze": analyze,
-    "validate": validate,
-    "verify": verify,
-    "deal": deal,
-    "random": random_matches,
-    "selfplay": selfplay,
+COMMANDS: Final[Mapping[str, str]] = {
+    "play": "baloot.cli.play",
+    "arena": "baloot.cli.arena",
+    "replay": "baloot.cli.replay",
+    "analyze": "baloot.cli.analyze",
+    "validate": "baloot.cli.validate",
+    "verify": "baloot.cli.verify",
+    "deal": "baloot.cli.deal",
+    "random": "baloot.cli.random_matches",
+    "selfplay": "baloot.cli.selfplay",
 }
-"""The commands by name, in the order the help lists them (after those of other layers)."""
+"""The modules of the commands by name, in the order the help lists them (after those of
+other layers). A command's module is imported when it runs, the others' only when the help
+lists them all: ``baloot replay`` does not wait for the bots, the analysis or the server."""
 
 
 def version() -> str:
@@ -83,14 +86,25 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentParser:
+def _parser(
+    extra: Mapping[str, str] | None = None, argv: Sequence[str] | None = None
+) -> argparse.ArgumentParser:
+    """The parser of ``argv``: the command it names is loaded, the others too only when it
+    names none (the help, the version, a mistake)."""
+    commands = {**(extra or {}), **COMMANDS}
+    words = sys.argv[1:] if argv is None else argv
+    chosen = words[0] if words and words[0] in commands else None
     parser = argparse.ArgumentParser(
         prog="baloot",
         description="Baloot: replay and check baloot/1 records, deal, generate random games.",
     )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, command in (*(extra or {}).items(), *COMMANDS.items()):
+    for name, where in commands.items():
+        if chosen is not None and name != chosen:
+            sub.add_parser(name)  # never shown: the command line names another
+            continue
+        command = cast(Command, importlib.import_module(where))
         p = sub.add_parser(
             name,
             help=command.HELP,
@@ -103,16 +117,21 @@ def _parser(extra: Mapping[str, Command] | None = None) -> argparse.ArgumentPars
     return parser
 
 
-def main(argv: Sequence[str] | None = None, extra: Mapping[str, Command] | None = None) -> int:
-    """Run the command line, with the ``extra`` commands of other layers; the exit status."""
+def main(argv: Sequence[str] | None = None, extra: Mapping[str, str] | None = None) -> int:
+    """Run the command line, with the ``extra`` commands of other layers (their modules by
+    name); the exit status."""
     try:
         return _run(argv, extra or {})
     finally:
         _flush_stdout()
 
 
-def _run(argv: Sequence[str] | None, extra: Mapping[str, Command]) -> int:
-    args = _parser(extra).parse_args(argv)
+def _run(argv: Sequence[str] | None, extra: Mapping[str, str]) -> int:
+    try:
+        parser = _parser(extra, argv)
+    except KeyboardInterrupt:  # while the command loads: as a Ctrl-C later ends it
+        return INTERRUPTED
+    args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
     except BalootError as error:  # RulesError, RecordError, FolderError …
