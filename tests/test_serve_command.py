@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CRASHING_BOT, WAIT, free_port
+from helpers import CRASHING_BOT, WAIT, free_port, wait_for
 from websockets.sync.client import connect
 
 from baloot.server.storage import open_store
@@ -148,6 +148,21 @@ def test_sigterm_ends_the_server_cleanly_and_keeps_the_tables(tmp_path: Path) ->
 def test_ctrl_c_ends_the_server_without_a_traceback(tmp_path: Path) -> None:
     server = Serving(tmp_path)
     assert server.stop(signal.SIGINT) == 130
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_a_second_ctrl_c_stops_the_server_at_once_without_a_traceback(tmp_path: Path) -> None:
+    """The first one waits for the connections to close; the second does not, and cancels
+    the app's shutdown, which is not an error to show."""
+    server = Serving(tmp_path)
+    created = server.post("/api/tables", {"seats": {"S": "human"}})
+    token = created["seats"]["S"]["token"]  # type: ignore[index]
+    ws_url = f"ws://127.0.0.1:{server.port}/ws/tables/{created['table']}?token={token}"
+    with connect(ws_url) as ws:
+        assert json.loads(ws.recv(timeout=WAIT))["type"] == "snapshot"
+        server.process.send_signal(signal.SIGINT)
+        assert wait_for(lambda: "Shutting down" in server.log.read_text())
+        assert server.stop(signal.SIGINT) == 130
     assert "Traceback" not in server.log.read_text()
 
 

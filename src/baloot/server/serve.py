@@ -294,6 +294,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     )
     for name in ("uvicorn.access", "uvicorn.error"):
         logging.getLogger(name).addFilter(_redact_tokens)
+    logging.getLogger("uvicorn.error").addFilter(_not_a_cancelled_lifespan)
     if operators:  # what the bot programs write on standard error, and their failures
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
@@ -455,6 +456,23 @@ def _redact_tokens(record: logging.LogRecord) -> bool:
     if isinstance(record.msg, str):
         record.msg = _redact(record.msg)
     return True
+
+
+def _not_a_cancelled_lifespan(record: logging.LogRecord) -> bool:
+    """A logging filter: a second Ctrl-C stops the server at once, which cancels the app's
+    lifespan, and Starlette reports that cancel as a failed shutdown with its traceback; it is
+    what was asked, so it is not logged.
+
+    >>> text = "Traceback (most recent call last):\\n  ...\\nasyncio.exceptions.CancelledError"
+    >>> record = logging.LogRecord("uvicorn.error", logging.ERROR, "", 0, text, None, None)
+    >>> _not_a_cancelled_lifespan(record)
+    False
+    """
+    message = record.getMessage()
+    return not (
+        message.startswith("Traceback")
+        and message.rstrip().endswith("asyncio.exceptions.CancelledError")
+    )
 
 
 def _bad_option(args: argparse.Namespace) -> str | None:
