@@ -16,11 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from rich.console import Console, RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from baloot.analysis import (
     DEFAULT_BOT,
@@ -39,6 +36,7 @@ from baloot.words.strings import LANGUAGES, strings
 from .analysis_report import position_report, report
 from .files import LIMIT_NOTE, Output, printable, read_record_text, silence_stdout
 from .options import seed
+from .runs import progress_bar
 from .signals import until_interrupted
 
 HELP = "judge every decision of a record: exact values in hindsight, a bot's choice without"
@@ -126,7 +124,7 @@ def _run(args: argparse.Namespace) -> int:
             if args.json:
                 return _print_json(_position_json(decision, judge))
             return _print(position_report(decision, point.hand, judge, s))
-        with _progress() as progress:
+        with progress_bar("analysing", None) as progress:
             analysis = analyze_record(record, judge, hand=hand, progress=progress)
     except ReplayError as error:
         text = printable(str(error))
@@ -140,27 +138,6 @@ def _run(args: argparse.Namespace) -> int:
 def _bad(message: str) -> int:
     print(f"baloot: {message}", file=sys.stderr)
     return BAD
-
-
-@contextmanager
-def _progress() -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on standard error, when it is a terminal: the decisions judged."""
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as progress:
-        task = progress.add_task("analysing", total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
-        yield advance
 
 
 def _print_json(data: object) -> int:

@@ -1,5 +1,6 @@
-"""What the long runs of bots (``baloot arena``, ``baloot selfplay``) share: a progress bar on
-standard error, and the one line and status of a run that cannot go on.
+"""What the long runs of bots (``baloot arena``, ``baloot selfplay``, ``baloot analyze``)
+share: a progress bar on standard error, and the one line and status of a run that cannot go
+on.
 
 >>> with progress_bar("pairs", 2) as done:
 ...     done(1)
@@ -10,8 +11,9 @@ standard error, and the one line and status of a run that cannot go on.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -25,11 +27,17 @@ from baloot.table.players import BotError
 RUN_ERRORS = (FolderError, ClusterError, BotError, OSError)
 
 
+class Advance(Protocol):
+    """What a progress bar is told: how many steps are done (and, once known, how many)."""
+
+    def __call__(self, done: int, total: int | None = None) -> None: ...
+
+
 @contextmanager
-def progress_bar(description: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A bar of ``total`` steps on standard error while inside, gone when done (none when
-    standard error is not a terminal); what is yielded sets how many are done.
-    ``description`` is rich markup: escape any text of the user's."""
+def progress_bar(description: str, total: int | None) -> Iterator[Advance]:
+    """A bar of ``total`` steps (None: not known yet) on standard error while inside, gone
+    when done (none when standard error is not a terminal). ``description`` is rich markup:
+    escape any text of the user's."""
     err = Console(stderr=True)
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -41,7 +49,11 @@ def progress_bar(description: str, total: int) -> Iterator[Callable[[int], None]
         disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task(description, total=total)
-        yield lambda done: progress.update(task, completed=done)
+
+        def advance(done: int, total: int | None = None) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield advance
 
 
 def run_failed(error: BaseException) -> int:
