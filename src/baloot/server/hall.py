@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -104,7 +105,8 @@ class Hall(NodeDuties):
     ``next_wait`` the waits of the protocol (:class:`~baloot.server.deadlines.Timing`),
     ``clock`` the time in seconds since the epoch (the deadlines' and the idle clock's),
     ``idle`` how long (seconds) a table whose humans never come back is kept in play before
-    it is closed.
+    it is closed. ``secret_bytes`` gives the secrets of the tables' deals (the system's
+    :func:`secrets.token_bytes`; a test's seeded source makes its tables reproducible).
     """
 
     def __init__(
@@ -123,8 +125,10 @@ class Hall(NodeDuties):
         analysis_bot: str | None = ROLES.server_analysis,
         analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
+        secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
     ) -> None:
         self.store = store
+        self.secret_bytes = secret_bytes
         self.node = node or socket.gethostname()
         self.public_url = public_url
         self.bot_pause = bot_pause
@@ -229,7 +233,9 @@ class Hall(NodeDuties):
         its name: its next renewal lists the table, and it restores it from storage (with
         no step yet, as made); meanwhile a connection here is sent there."""
         asked = read_request(request)
-        room = Room.create(asked.players, rules=asked.rules, entropy=asked.entropy)
+        room = Room.create(
+            asked.players, rules=asked.rules, entropy=asked.entropy, secret_bytes=self.secret_bytes
+        )
         return await self._open(room, asked.timer, asked.public)
 
     async def rematch(self, table_id: str, token: object) -> tuple[str, bool] | None:
@@ -254,7 +260,7 @@ class Hall(NodeDuties):
         async with self._rematching:
             if await self.rematch_of(table_id) is not None:
                 return again, False
-            room = rematch_room(config)
+            room = rematch_room(config, self.secret_bytes)
             try:
                 await self._open(room, config.timer, config.public)
             except StorageError:
@@ -564,6 +570,7 @@ class Hall(NodeDuties):
                 record_url=record_url(kept.id),
                 timing=self._timing(config.timer),
                 clock=self.clock,
+                secret_bytes=self.secret_bytes,
             )
         except Exception as error:
             reason = first_line(error)

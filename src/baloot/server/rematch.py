@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from baloot.core.errors import BalootError
@@ -61,13 +62,21 @@ def seat_of(config: TableConfig, token: object) -> Seat:
     raise RematchError("token is not a seat's token of this table", 403)
 
 
-def rematch_room(config: TableConfig) -> Room:
+def rematch_room(
+    config: TableConfig, secret_bytes: Callable[[int], bytes] = secrets.token_bytes
+) -> Room:
     """The room of the rematch of the table ``config`` describes: its players, rules and
-    tokens' digests, a new secret deal."""
+    tokens' digests, a new secret deal (from ``secret_bytes``)."""
     players: Mapping[Seat, Player] = {
         Seat[seat]: Player.human(label) if seat in config.humans else Player.parse(label)
         for seat, label in config.players.items()
     }
     digests = {Seat[seat]: digest for seat, digest in config.tokens.items()}
     rules = read_rules(config.rules)[0]
-    return Room.create(players, rules, room_id=rematch_id(config.id), token_digests=digests)
+    return Room.create(
+        players,
+        rules,
+        room_id=rematch_id(config.id),
+        token_digests=digests,
+        secret_bytes=secret_bytes,
+    )

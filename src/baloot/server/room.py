@@ -106,7 +106,7 @@ from baloot.server.messages import (
     table_view,
     view_message,
 )
-from baloot.server.seating import Connection, Seating, seat_table
+from baloot.server.seating import SEED_BITS, Connection, Seating, seat_table
 from baloot.server.talk import SAY_EVERY, Line, Talk
 from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player
@@ -144,7 +144,9 @@ class Room:
     steps kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once
     the match is over. ``timing`` holds the table's waits and ``clock`` gives the time in
     seconds since the epoch: with them the room works out its :meth:`deadline`, the ``now`` of
-    its messages and the pace of table talk.
+    its messages and the pace of table talk. ``secret_bytes`` gives the secrets of its hands'
+    fair deals (the system's :func:`secrets.token_bytes`; a test's seeded source makes its
+    games reproducible).
     """
 
     def __init__(
@@ -158,6 +160,7 @@ class Room:
         token_digests: Mapping[Seat, str] | None = None,
         timing: Timing | None = None,
         clock: Callable[[], float] = time.time,
+        secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
     ) -> None:
         self.table = table
         self.timing = timing or Timing()
@@ -172,7 +175,7 @@ class Room:
         self._remembered: dict[Seat, set[str]] = {seat: set() for seat in Seat}
         self._steps: list[Step] = []
         self._taken = 0
-        self._secrets = _Secrets()
+        self._secrets = _Secrets(secret_bytes)
         if table.fair is not None:
             table.fair.draw = self._secrets.draw
 
@@ -188,6 +191,7 @@ class Room:
         entropy: Mapping[Seat, bytes] | None = None,
         timing: Timing | None = None,
         clock: Callable[[], float] = time.time,
+        secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
     ) -> Room:
         """A room as ``POST /api/tables`` describes it (:func:`~baloot.server.requests.read_request`
         reads one): ``players`` seats its players, a seat left out is the bot of
@@ -197,16 +201,18 @@ class Room:
         of another table (a rematch), instead of making new ones.
 
         Without a ``seed`` (a server's tables), every deal is fair (``seat-view.md`` §4): each
-        hand's deck is derived from a fresh secret of :func:`secrets.token_bytes` and the
-        human seats' entropy, ``entropy`` for the first hand (which is dealt at once). With a
+        hand's deck is derived from a fresh secret of ``secret_bytes`` and the human seats'
+        entropy, ``entropy`` for the first hand (which is dealt at once); the first dealer and
+        the bots' generators come from a secret seed of it too. With a
         ``seed`` (a table that must be reproducible: tests, examples), every deck is dealt
         from it (:func:`~baloot.server.seating.seat_table`) and no deal has a fair table.
         """
         if seed is not None:
             table = seat_table(players or {}, rules, seed)
         else:
-            first = FairDeals(lambda: secrets.token_bytes(SECRET_BYTES))  # kept by its config
-            table = seat_table(players or {}, rules, None, first, entropy)
+            first = FairDeals(lambda: secret_bytes(SECRET_BYTES))  # kept by its config
+            seed = int.from_bytes(secret_bytes(8)) >> (64 - SEED_BITS)
+            table = seat_table(players or {}, rules, seed, first, entropy)
         return cls(
             table,
             room_id,
@@ -214,6 +220,7 @@ class Room:
             token_digests=token_digests,
             timing=timing,
             clock=clock,
+            secret_bytes=secret_bytes,
         )
 
     @classmethod
@@ -228,7 +235,7 @@ class Room:
         if config.fair is None:
             table = seat_table(players, rules, config.seed)
         else:
-            first = _Secrets([config.fair["secret"]])
+            first = _Secrets(kept=[config.fair["secret"]])
             entropy = {
                 Seat[seat]: read_entropy(text) for seat, text in config.fair["entropy"].items()
             }
@@ -842,7 +849,12 @@ class _Secrets:
     ones that were stored (then drawing one that was not is a
     :class:`~baloot.server.journal.JournalError`)."""
 
-    def __init__(self, kept: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        kept: Sequence[str] | None = None,
+    ) -> None:
+        self._secret_bytes = secret_bytes
         self._drawn: list[bytes] = []
         self._kept: list[bytes] | None = None
         self.keep(kept)
@@ -861,7 +873,7 @@ class _Secrets:
     def draw(self) -> bytes:
         """A secret for the next hand."""
         if self._kept is None:
-            secret = secrets.token_bytes(SECRET_BYTES)
+            secret = self._secret_bytes(SECRET_BYTES)
             self._drawn.append(secret)
             return secret
         if not self._kept:
