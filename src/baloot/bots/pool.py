@@ -3,11 +3,15 @@
 The pairs are handed out lazily, a few per worker ahead of the results, and come back in
 their order. The workers are bound to the process that started them: they ignore Ctrl-C (the
 parent decides), stop cleanly on SIGTERM (their external bots ended with them), and end by
-themselves when the parent dies.
+themselves when the parent dies. Like the server's bot workers, they come from the fork
+server (:func:`fork_server`), never from a fork of the command, whose progress bar runs in a
+thread of its own.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
 import multiprocessing
 import os
@@ -21,6 +25,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from types import FrameType
 from typing import Any, TypeVar
 
+from baloot.bots.base import available_bots
 from baloot.bots.external import end_all
 from baloot.bots.pairs import ArenaConfig, PairResult, play_pair
 
@@ -47,7 +52,12 @@ def pool_map(
     (self-play shards too): the results in order, the workers stopped when the iteration ends
     early. ``work`` is a module's function, so that a worker can find it."""
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=fork_server(),
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
+    )
     try:
         pending: deque[Future[R]] = deque(
             pool.submit(_play_task, work, tuple(task))
@@ -62,6 +72,19 @@ def pool_map(
         _stop_workers(pool, before)
         raise
     pool.shutdown()
+
+
+def fork_server() -> multiprocessing.context.ForkServerContext:
+    """Where worker processes come from: ``multiprocessing``'s fork server, a process of one
+    thread started once (it ends with this process), with the bots' worker modules imported.
+
+    A plain fork of a process whose other threads run (a server's event loop and bot
+    threads, a progress bar's) copies the locks they hold at that moment, held for ever in the
+    child: a worker could wait on one at its start and never take its work.
+    """
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["baloot.bots.workers"])  # this module too
+    return context
 
 
 def _stop_workers(
@@ -101,6 +124,14 @@ def _start_worker(parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
     bind_to_parent(parent_pid)
+    look_up_bots_quietly()
+
+
+def look_up_bots_quietly() -> None:
+    """Look up the installed bots now, saying nothing: the process that started this worker
+    has said which could not be loaded, and the user needs to read that once."""
+    with contextlib.redirect_stderr(io.StringIO()):
+        available_bots()
 
 
 def bind_to_parent(parent_pid: int, *, by_kernel: bool = True) -> None:

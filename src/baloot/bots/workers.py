@@ -6,16 +6,14 @@ worker that dies, or that takes longer than the task's clock and a grace
 (:data:`~baloot.bots.decisions.GRACE`), is replaced, and its task fails with one
 :class:`~baloot.bots.decisions.DecisionFailed`; so does a bot that raises. The caller then
 lets its stand-in decide. The workers ignore Ctrl-C (the parent decides) and end when the
-parent does.
-
-The workers are forked by ``multiprocessing``'s fork server, never by the server itself: a
-server forks while its event loop, its bot threads and pebble's own threads run, and a fork
-copies any lock one of them holds at that moment, held for ever in the child, so that a worker
-could wait on it at its start and never take a task. The fork server is a process of one
-thread, started once, that has imported this module: a worker starts in milliseconds, and
-ignores Ctrl-C almost at once. A worker knows the installed and built-in bots, and those the
-pool is given (``bots``). :func:`open_deciders` picks the pool, a Ray cluster's deciders
+parent does. :func:`open_deciders` picks the pool, a Ray cluster's deciders
 (:mod:`baloot.bots.ray_workers`) or none (the caller decides in its own threads).
+
+The workers come from ``multiprocessing``'s fork server
+(:func:`~baloot.bots.pool.fork_server`), never from a fork of the server, whose event loop,
+bot threads and pebble's own threads run meanwhile: a worker starts in milliseconds, and
+ignores Ctrl-C almost at once. A worker knows the installed and built-in bots, and those the
+pool is given (``bots``).
 
 >>> import random
 >>> from baloot.core.hand import Hand
@@ -33,7 +31,6 @@ True
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import os
 import signal
 import threading
@@ -59,7 +56,7 @@ from baloot.bots.decisions import (
 )
 from baloot.bots.failure import exception_line
 from baloot.bots.levels import LEVELS, ROLES
-from baloot.bots.pool import bind_to_parent
+from baloot.bots.pool import bind_to_parent, fork_server, look_up_bots_quietly
 from baloot.core.errors import first_line
 
 __all__ = [
@@ -175,7 +172,7 @@ class WorkerPool:
                 threading.current_thread() is threading.main_thread(),
                 self.bots,
             ),
-            context=_fork_server(),
+            context=fork_server(),
         )
         if not pool.active:  # also what starts the workers
             raise RuntimeError("the worker pool did not start")
@@ -214,14 +211,6 @@ class WorkerPool:
             give(decision, answer)
 
 
-def _fork_server() -> multiprocessing.context.ForkServerContext:
-    """The fork server's context, which starts with this module imported (it ends with this
-    process)."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    return context
-
-
 def _cancel_with(sent: Future[Any], decision: Future[Any]) -> None:
     """A decision its caller cancelled is not made (its worker, if deciding, is replaced)."""
     if decision.cancelled():
@@ -239,6 +228,7 @@ def _start_worker(parent_pid: int, by_kernel: bool, bots: Mapping[str, AnyFactor
     the worker's whole life), its bots made."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     bind_to_parent(parent_pid, by_kernel=by_kernel)
+    look_up_bots_quietly()
     register(bots)
     warm(WARM_BOTS)
 
