@@ -9,6 +9,9 @@ on its mean over the legal actions): which card is better is what the bot needs,
 the whole deal is worth is mostly the hidden cards. Gahwa hands (values of the match, not game
 points) are left out. A twentieth of the hands (by their number) is held out to measure: how
 often the network's card is the best one, and its mean loss in game points against the best.
+When the data are the heuristic bot's self-play, the same held-out hands choose the margin by
+which the network must prefer a card to overrule the heuristic bot's (their own choices stand
+for it): the ``neural`` bot plays the heuristic bot's card otherwise (``prior`` in the card).
 
 PyTorch trains it when installed (``pip install 'pybaloot[train]'``, or the CPU build of
 PyTorch: ``pip install torch --index-url https://download.pytorch.org/whl/cpu``); otherwise,
@@ -43,13 +46,13 @@ HOLD_OUT = 20
 
 def load(
     folders: list[Path], most: int | None
-) -> tuple[Array, Array, np.ndarray[Any, Any], list[Any]]:
+) -> tuple[Array, Array, np.ndarray[Any, Any], np.ndarray[Any, Any], list[Any]]:
     """The examples of the self-play folders: observations, values (NaN where not legal),
-    hand numbers, and each folder's card."""
+    hand numbers, the actions the data's bots took, and each folder's card."""
     _, pq = import_arrow()
     import pyarrow.compute as pc
 
-    inputs, targets, hands, cards = [], [], [], []
+    inputs, targets, hands, taken, cards = [], [], [], [], []
     count = 0
     for number, folder in enumerate(folders):
         card_path = folder / "card.json"
@@ -59,7 +62,9 @@ def load(
         for shard in sorted((folder / "shards").glob("*.parquet")):
             if not shard.with_suffix(".json").exists():
                 continue  # not finished
-            table = pq.read_table(shard, columns=["hand", "observation", "values", "gahwa"])
+            table = pq.read_table(
+                shard, columns=["hand", "observation", "values", "gahwa", "action"]
+            )
             if table.schema.metadata.get(b"layout_version") != str(VERSION).encode():
                 sys.exit(f"{shard}: observation layout is not version {VERSION}")
             keep = pc.and_(pc.is_valid(table["values"]), pc.invert(table["gahwa"]))
@@ -74,6 +79,7 @@ def load(
             inputs.append(observations.astype(np.float32))
             targets.append(values[choices])
             hands.append(table["hand"].to_numpy()[choices] + number * 10**9)
+            taken.append(table["action"].to_numpy()[choices])
             count += int(choices.sum())
             if most is not None and count >= most:
                 break
@@ -84,7 +90,7 @@ def load(
     x = np.concatenate(inputs)
     score = OFFSETS["score"]
     x[:, score : score + 2] = 0.0
-    return x, np.concatenate(targets), np.concatenate(hands), cards
+    return x, np.concatenate(targets), np.concatenate(hands), np.concatenate(taken), cards
 
 
 def centred(values: Array, legal: Array) -> Array:
@@ -104,6 +110,36 @@ def figures(predicted: Array, values: Array) -> dict[str, float]:
     return {
         "best_rate": float((got >= best - 1e-6).mean()),
         "mean_loss_points": float((best - got).mean()),
+    }
+
+
+#: The margins tried for the heuristic bot's card (in the network's units, game points / SCALE).
+MARGINS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8)
+
+
+def with_prior(predicted: Array, values: Array, taken: Array, margin: float) -> Array:
+    """The network's outputs changed so that their best is the card ``taken`` (the heuristic
+    bot's) unless the network's own best is worth more than ``margin`` more."""
+    legal = ~np.isnan(values)
+    rows = np.arange(len(values))
+    masked = np.where(legal, predicted, -np.inf)
+    best = masked.argmax(axis=1)
+    keep = masked[rows, best] - masked[rows, taken] <= margin
+    out = masked.copy()
+    out[rows[keep], taken[keep]] = np.inf
+    return out
+
+
+def tune_prior(predicted: Array, values: Array, taken: Array) -> dict[str, Any]:
+    """The margin of :data:`MARGINS` that loses the fewest game points on the held-out
+    examples, and its figures."""
+    tried = {m: figures(with_prior(predicted, values, taken, m), values) for m in MARGINS}
+    margin = min(tried, key=lambda m: tried[m]["mean_loss_points"])
+    return {
+        "bot": "heuristic",
+        "margin": margin,
+        "figures": tried[margin],
+        "bots_figures": figures(with_prior(predicted, values, taken, np.inf), values),
     }
 
 
@@ -232,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    x, values, hands, cards = load(args.data, args.most)
+    x, values, hands, taken, cards = load(args.data, args.most)
     legal = (~np.isnan(values)).astype(np.float32)
     y = centred(np.nan_to_num(values) / SCALE, legal)
     held = hands % HOLD_OUT == 0
@@ -248,8 +284,14 @@ def main(argv: list[str] | None = None) -> int:
             print("PyTorch is not installed: training with NumPy")
     train = train_torch if trainer == "torch" else train_numpy
     layers = train(x[~held], y[~held], legal[~held], args)
-    measured = figures(predict(layers, x[held]), values[held]) if held.any() else {}
+    predicted = predict(layers, x[held])
+    measured = figures(predicted, values[held]) if held.any() else {}
     print(f"held out: {measured}")
+    # The heuristic bot's card, kept unless the network sees a better one by a margin: the
+    # data's own choices stand for it when the data are its self-play.
+    heuristic = held.any() and all(card and card.get("bots") == "heuristic" for card in cards)
+    prior = tune_prior(predicted, values[held], taken[held]) if heuristic else None
+    print(f"with the heuristic bot's card as the prior: {prior}")
     meta = {
         "layers": len(layers),
         "layout_version": VERSION,
@@ -261,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         "examples": len(x),
         "held_out": int(held.sum()),
         "figures": measured,
+        "prior": prior,
         "seconds": round(time.perf_counter() - start),
     }
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}

@@ -1,8 +1,10 @@
 """The ``neural`` bot: the shipped weights load (NumPy only, the layout they were made for,
-their card beside them) and play whole legal matches; it is in the registry, takes its one
-option and refuses others in one line; its decisions can be sent to the bot workers; a short
-training run on a tiny self-play folder writes weights it can read; and renaming the suits of
-a hand renames its observation and legal actions, as the training's renamings assume."""
+their card beside them) and play whole legal matches; it plays the heuristic bot's card unless
+the network values another more by the trained margin (without the prior, the network's
+best); it is in the registry, takes its two options and refuses others in one line; its
+decisions can be sent to the bot workers; a short training run on a tiny self-play folder
+writes weights it can read, with its prior's margin; and renaming the suits of a hand renames
+its observation and legal actions, as the training's renamings assume."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import pytest
 from baloot.bots.arena import ArenaConfig, play_pair
 from baloot.bots.base import available_bots, check_bot_name, make_bot
 from baloot.bots.decisions import DecisionTask, decide
+from baloot.bots.heuristic import HeuristicBot
 from baloot.bots.names import UnknownBotError
 from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.hand import Hand
@@ -65,9 +68,10 @@ def test_it_plays_whole_legal_games(name: str, hands: bool) -> None:
     assert pair.sides[0].decisions > 0
 
 
-def test_it_plays_the_card_of_highest_predicted_value() -> None:
+def test_without_the_prior_it_plays_the_card_of_highest_predicted_value() -> None:
     hand = Hand.new(rng=random.Random(9))
-    bot = NeuralBot(random.Random(1))
+    bot = make_bot("neural:prior=none", random.Random(1))
+    assert isinstance(bot, NeuralBot)
     checked = 0
     while not hand.is_over:
         view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
@@ -81,6 +85,34 @@ def test_it_plays_the_card_of_highest_predicted_value() -> None:
     assert checked > 5
 
 
+def test_it_plays_the_heuristic_bots_card_unless_the_network_sees_one_better_by_its_margin() -> (
+    None
+):
+    margin = shipped().meta["prior"]["margin"]
+    hand = Hand.new(rng=random.Random(9))
+    bot = NeuralBot(random.Random(1))
+    kept = overruled = 0
+    while not hand.is_over:
+        view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+        twin = HeuristicBot(random.Random())
+        twin.rng.setstate(bot.rng.getstate())  # the heuristic bot inside draws from it
+        heuristic = twin.choose(view, legal)
+        chosen = bot.choose(view, legal)
+        plays = [a for a in legal if a.verb.value == "play"]
+        if hand.phase is Phase.PLAYING and len(plays) == len(legal) > 1:
+            values = bot.values(view)
+            best = max(float(values[index_of(a)]) for a in plays)
+            gain = best - float(values[index_of(heuristic)])
+            if chosen == heuristic:
+                assert gain <= margin
+                kept += 1
+            else:
+                assert gain > margin and float(values[index_of(chosen)]) == best
+                overruled += 1
+        hand.apply(hand.announced(chosen))
+    assert kept > 5
+
+
 def test_it_is_registered_with_its_option_and_refuses_others() -> None:
     assert "neural" in available_bots()
     assert make_bot("neural", random.Random(1)).name == "neural"
@@ -89,6 +121,9 @@ def test_it_is_registered_with_its_option_and_refuses_others() -> None:
         make_bot("neural:deep", random.Random(1))
     with pytest.raises(UnknownBotError, match="calls is heuristic or expert"):
         check_bot_name("neural:calls=random")
+    check_bot_name("neural:prior=none")
+    with pytest.raises(UnknownBotError, match="prior is heuristic or none"):
+        check_bot_name("neural:prior=random")
 
 
 def test_a_decision_sent_to_a_worker_is_the_bots_own() -> None:
@@ -124,7 +159,8 @@ def test_a_short_training_run_on_a_tiny_data_set_writes_weights_it_reads(
     from baloot.rl.dataset import run_selfplay
     from baloot.rl.selfplay import SelfplayConfig
 
-    run_selfplay(SelfplayConfig("heuristic", hands=4, seed=3, shard_hands=2), tmp_path / "data")
+    # twenty hands: the twentieth is held out, to measure and to tune the prior
+    run_selfplay(SelfplayConfig("heuristic", hands=20, seed=3, shard_hands=10), tmp_path / "data")
     out = tmp_path / "weights" / "neural.npz"
     recipe = ["--epochs", "2", "--hidden", "16", *(["--numpy"] if trainer == "numpy" else [])]
     done = subprocess.run(
@@ -138,7 +174,9 @@ def test_a_short_training_run_on_a_tiny_data_set_writes_weights_it_reads(
     network = Network.load(out)
     assert network.meta["trainer"] == trainer and network.meta["examples"] > 50
     card = json.loads((out.parent / CARD_FILE).read_text(encoding="utf-8"))
-    assert card["data"][0]["hands"] == 4 and card["network"]["hidden"] == 16
+    assert card["data"][0]["hands"] == 20 and card["network"]["hidden"] == 16
+    prior = network.meta["prior"]  # the data are the heuristic bot's: its margin is tuned
+    assert prior["bot"] == "heuristic" and prior["margin"] > 0
     hand = Hand.new(rng=random.Random(1))
     assert network(encode(SeatView.of(hand, hand.to_act))).shape == (100,)
 
