@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -282,6 +283,21 @@ def test_a_table_made_with_a_seed_deals_from_it_with_no_fair_table() -> None:
     assert room.published_fair() is None
     assert room.match_json()["fair"] is None
     assert room.config(timer=None, public=False, created=0.0).fair is None
+
+
+def test_fair_deals_from_the_same_secret_source_are_the_same_and_still_fair() -> None:
+    """Randomness is injected: a room given a seeded source of secrets (a test's) deals what
+    another given the same source deals, with the same commitments; another source, others."""
+
+    def made(seed: int) -> Room:
+        source = random.Random(seed)
+        return Room.create({Seat.S: Player.human("Saad")}, secret_bytes=source.randbytes)
+
+    first, again, other = made(1), made(1), made(2)
+    assert first.published_fair() is not None
+    assert first.published_fair() == again.published_fair() != other.published_fair()
+    assert first.table.seed == again.table.seed != other.table.seed
+    assert first.table.record().hands[0].deck == again.table.record().hands[0].deck
 
 
 def test_an_undone_deal_is_dealt_again_from_the_same_fair_table() -> None:
