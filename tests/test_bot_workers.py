@@ -297,8 +297,8 @@ def test_close_fails_what_is_to_come_and_leaves_no_process() -> None:
 
 
 def test_a_pool_made_in_a_thread_outlives_the_thread() -> None:
-    """Linux would end a worker with the thread that started it (PR_SET_PDEATHSIG): a pool
-    made in another thread than the main one binds its workers to the process only."""
+    """Linux ends a worker with the thread that forked it (PR_SET_PDEATHSIG): that is the fork
+    server's, not the thread that made the pool, which may end first."""
     before = _workers()
     made: list[WorkerPool] = []
 

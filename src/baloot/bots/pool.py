@@ -134,18 +134,18 @@ def look_up_bots_quietly() -> None:
         available_bots()
 
 
-def bind_to_parent(parent_pid: int, *, by_kernel: bool = True) -> None:
+def bind_to_parent(parent_pid: int) -> None:
     """End this worker process (by SIGTERM to itself) once its parent, or ``parent_pid`` (the
     process that started the run), has gone: the worker pools of the bots
     (:mod:`baloot.bots.workers` too) are bound this way.
 
-    ``by_kernel`` also asks Linux to send the signal when the parent ends; it must be False
-    when the *thread* that started the worker may end before the parent does, since the
-    kernel counts that thread as the parent. A watcher thread checks either way.
+    The parent is the fork server (:func:`fork_server`), which ends when ``parent_pid`` does:
+    Linux sends the signal when it ends (the kernel counts the thread that forked as the
+    parent, and the fork server's one thread lives as long as it does), and a watcher thread
+    checks both as well.
     """
     parent = os.getppid()
-    if by_kernel:
-        _die_with_parent()
+    _die_with_parent()
     if parent != parent_pid and not _exists(parent_pid):  # the parent died before this
         os._exit(1)
     watcher = threading.Thread(

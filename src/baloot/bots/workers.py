@@ -165,13 +165,7 @@ class WorkerPool:
         pool = pebble.ProcessPool(
             self.workers,
             initializer=_start_worker,
-            # on Linux a worker ends with the thread that started it: only the main thread
-            # surely lives as long as the pool
-            initargs=(
-                os.getpid(),
-                threading.current_thread() is threading.main_thread(),
-                self.bots,
-            ),
+            initargs=(os.getpid(), self.bots),
             context=fork_server(),
         )
         if not pool.active:  # also what starts the workers
@@ -223,11 +217,11 @@ def _stop(pool: pebble.ProcessPool) -> None:
     pool.join()
 
 
-def _start_worker(parent_pid: int, by_kernel: bool, bots: Mapping[str, AnyFactory]) -> None:
+def _start_worker(parent_pid: int, bots: Mapping[str, AnyFactory]) -> None:
     """Set up a worker: deaf to Ctrl-C, bound to its parent, told the pool's own ``bots`` (for
     the worker's whole life), its bots made."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    bind_to_parent(parent_pid, by_kernel=by_kernel)
+    bind_to_parent(parent_pid)
     look_up_bots_quietly()
     register(bots)
     warm(WARM_BOTS)
