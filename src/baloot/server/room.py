@@ -106,7 +106,7 @@ from baloot.server.messages import (
     table_view,
     view_message,
 )
-from baloot.server.seating import SEED_BITS, Connection, Seating, seat_table
+from baloot.server.seating import Connection, Seating, seat_table
 from baloot.server.talk import SAY_EVERY, Line, Talk
 from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player
@@ -211,8 +211,7 @@ class Room:
             table = seat_table(players or {}, rules, seed)
         else:
             first = FairDeals(lambda: secret_bytes(SECRET_BYTES))  # kept by its config
-            seed = int.from_bytes(secret_bytes(8)) >> (64 - SEED_BITS)
-            table = seat_table(players or {}, rules, seed, first, entropy)
+            table = seat_table(players or {}, rules, None, first, entropy, secret_bytes)
         return cls(
             table,
             room_id,

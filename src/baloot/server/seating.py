@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import count
 from typing import Final
@@ -80,16 +80,19 @@ def seat_table(
     seed: int | None = None,
     fair: FairDeals | None = None,
     entropy: Mapping[Seat, bytes] | None = None,
+    secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
 ) -> Table:
     """A new table for ``players``, its first hand dealt from ``seed`` (else a secret one of
-    :data:`SEED_BITS` bits), or, with ``fair``, every hand derived from its fair deals (the
+    :data:`SEED_BITS` bits from ``secret_bytes``: the system's, or a test's seeded source), or,
+    with ``fair``, every hand derived from its fair deals (the
     first with the seats' ``entropy``; the seed then draws the first dealer and the bots').
     A seat ``players`` leaves out is the bot of
     :attr:`Roles.unnamed_seat <baloot.bots.levels.Roles.unnamed_seat>`; each bot seat gets
     its bot, each human seat the bot that stands in for it (:attr:`Roles.stand_in
     <baloot.bots.levels.Roles.stand_in>`), every bot with its own seeded generator. An
     unknown bot is an :class:`~baloot.bots.UnknownBotError`."""
-    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    if seed is None:
+        seed = int.from_bytes(secret_bytes(8)) >> (64 - SEED_BITS)
     unnamed = Player.bot(ROLES.unnamed_seat)
     seated = {seat: players.get(seat, unnamed) for seat in Seat}
     bots: dict[Seat, Bot] = {}
