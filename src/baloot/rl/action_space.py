@@ -85,6 +85,8 @@ def _actions_of(seat: Seat) -> tuple[Action, ...]:
 #: For each seat (by index), its actions in index order.
 ACTIONS: Final = tuple(_actions_of(seat) for seat in SEATS)
 _INDEX: Final = {action: i for actions in ACTIONS for i, action in enumerate(actions)}
+_BY_ID: dict[int, tuple[Action, int]] = {}
+_BY_ID_KEPT: Final = 4096
 
 
 def action_at(index: int, seat: Seat) -> Action:
@@ -100,12 +102,18 @@ def index_of(action: Action) -> int:
     card = action.card
     if card is not None:  # a play: most actions, and their index is arithmetic
         return (EKKA_PLAYS if action.ekka else PLAYS) + card.index
-    if action.baloot:
-        action = dataclasses.replace(action, baloot=False)
-    index = _INDEX.get(action)
-    if index is None:
+    # The engine lists the same prebuilt calls again and again: found by identity, they skip
+    # hashing and comparing their fields. The entry holds the action, so its id is not reused.
+    known = _BY_ID.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    found = _INDEX.get(dataclasses.replace(action, baloot=False) if action.baloot else action)
+    if found is None:
         raise ValueError(f"{action} has no index in the action space")
-    return index
+    if len(_BY_ID) >= _BY_ID_KEPT:
+        _BY_ID.clear()
+    _BY_ID[id(action)] = (action, found)
+    return found
 
 
 def indices(actions: Iterable[Action]) -> list[int]:

@@ -29,16 +29,21 @@ True
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from baloot.core.actions import Action, Verb
-from baloot.core.cards import CardSet
+from baloot.core.cards import FULL_MASK, CardSet
 from baloot.core.hand import Hand
 from baloot.core.knowledge import Knowledge, every_seat
+from baloot.core.projects import ProjectKind
 from baloot.core.seats import Seat
+from baloot.core.vocabulary import Contract, ContractKind, Phase
+from baloot.rl.action_space import EKKA_PLAYS, NUM_ACTIONS, PLAYS, index_of
 from baloot.rl.observation import (
     _BIDS,
     _PHASES,
@@ -127,6 +132,29 @@ def _gather_of(me: int) -> npt.NDArray[np.intp]:
 GATHER: Final = np.stack([_gather_of(me) for me in range(4)])
 GATHER.flags.writeable = False
 
+
+def _compiled() -> ModuleType | None:
+    """The compiled play (``_tricks.c``), told where the table's values are; None where it
+    was not built (no C compiler at install)."""
+    try:
+        module = importlib.import_module("baloot.rl._tricks")
+    except ImportError:
+        return None
+    places = (
+        "own_cards", "held", "played", "trick_leader", "trick", "trick_words", "to_act",
+        "known_excluded", "known_holds", "known_void", "known_no_trump", "known_trump_below",
+        "trick_number", "tricks_won", "card_points",
+    )  # fmt: skip
+    module.configure(
+        tuple(_AT[name] for name in places), TABLE_SIZE, PLAYS, EKKA_PLAYS, NUM_ACTIONS
+    )
+    return module
+
+
+_TRICKS: Final = _compiled()
+#: Whether the plays after the first trick are followed by the compiled play.
+COMPILED: Final = _TRICKS is not None
+
 _PHASE: Final = {phase: i for i, phase in enumerate(_PHASES)}
 _QUESTION: Final = {kind: i for i, kind in enumerate(_QUESTIONS)}
 _BID: Final = {verb: i for i, verb in enumerate(_BIDS)}
@@ -135,6 +163,8 @@ _PLAY: Final = Verb.PLAY
 _PASS: Final = Verb.PASS
 _DECLARE: Final = Verb.DECLARE
 _FOUR: Final = Verb.FOUR
+#: Calls that tell something of the caller's cards.
+_TOLD: Final = frozenset({Verb.DECLARE, Verb.KAWESH})
 
 
 class Tracker:
@@ -147,13 +177,20 @@ class Tracker:
 
     __slots__ = (
         "_calls", "_contract", "_hands", "_in_play", "_known", "_opened", "_passes_run",
-        "_phase", "_plays", "_question", "_taker", "_to_act", "_unplayed", "hand", "table",
+        "_phase", "_plays", "_question", "_taker", "_to_act", "_tricks", "_unplayed", "hand",
+        "table",
     )  # fmt: skip
 
-    def __init__(self, hand: Hand, table: Vector | None = None) -> None:
+    def __init__(
+        self, hand: Hand, table: Vector | None = None, *, compiled: bool = COMPILED
+    ) -> None:
         self.table: Vector = np.zeros(TABLE_SIZE, np.float32) if table is None else table
         self.hand = hand
+        #: The compiled play's state once it follows the hand, after the first trick.
+        self._tricks: npt.NDArray[np.int64] | None = None
         self._start()
+        if not compiled or _TRICKS is None:
+            self._tricks = _NEVER
 
     @property
     def to_act(self) -> int:
@@ -182,15 +219,31 @@ class Tracker:
         self._hands = [-1, -1, -1, -1]
         self._known: list[Knowledge | None] = [None, None, None, None]
         self._unplayed = [True, True, True, True]
-        self._contract: object = None
+        self._contract: Contract | None = None
         self._taker = -1
         self._calls = self._passes_run = self._plays = 0
         self._opened = self._in_play = False
         self._public()
         self._private()
 
+    def legal(self, out: npt.NDArray[np.int8]) -> None:
+        """Write the mask of the legal actions of the seat to act into ``out``."""
+        state = self._tricks
+        # In the first trick a seat may also declare: the engine lists those choices.
+        if state is not None and state is not _NEVER and self._plays >= 4:
+            assert _TRICKS is not None
+            _TRICKS.legal(state, out)
+            return
+        out.fill(0)
+        for action in self.hand.legal_actions():
+            out[index_of(action)] = 1
+
     def follow(self, action: Action) -> None:
         """Write what ``action``, just applied to the hand, changed."""
+        state = self._tricks
+        if state is not None and state is not _NEVER:
+            self._follow_compiled(action, state)
+            return
         t = self.table
         seat = int(action.seat)
         card = action.card
@@ -213,13 +266,88 @@ class Tracker:
                 self._declared(seat)
             if self._plays % 4 == 0:
                 self._trick_done()
+            self._public()
         else:
+            # A call deals the rest of the cards only as the phase changes, and changes the
+            # projects only with the contract's kind; it changes what the history proves only
+            # with the contract or the taker (who holds the exposed card), or as a
+            # declaration or a Kawesh.
+            before = self._contract
+            changed = self._call(action, seat)
+            dealt = _PHASE[self.hand.phase] != self._phase
+            if dealt or _kind(before) != _kind(self._contract):
+                self._private()
+            self._public(changed or dealt or action.verb in _TOLD)
+        if state is None and self._phase == _PLAYING:
+            self._tricks = self._handed_over()
+
+    def _follow_compiled(self, action: Action, state: npt.NDArray[np.int64]) -> None:
+        """Write what ``action`` changed, the play begun: a card through the compiled play,
+        a declaration here."""
+        assert _TRICKS is not None
+        seat = int(action.seat)
+        card = action.card
+        to_act = self.hand.to_act
+        if card is None:  # a declaration, which tells the kinds of the seat's projects
             self._call(action, seat)
-            self._private()
+            self._public(knowledge=False)
+            state[_TO_ACT] = self._to_act
+            self._write_kinds(seat, every_seat(self.hand)[seat].kinds)
+            return
+        self._to_act = -1 if to_act is None else int(to_act)
+        _TRICKS.play(self.table, state, seat, card.index, action.ekka, action.baloot, self._to_act)
+        self._hands[seat] &= ~(1 << card.index)
+        self._plays += 1
+        if self._unplayed[seat]:
+            self._unplayed[seat] = False
+            self._declared(seat)
+        if to_act is None:  # the last card: the phase and the facts as the engine says
+            self._tricks = _NEVER
+            self._rewrite_knowledge()
+        elif self._plays == 4:  # the projects shown, and what they prove
+            self._shown()
+            self._rewrite_knowledge()
+            self._tricks = self._handed_over()
+
+    def _rewrite_knowledge(self) -> None:
+        """The knowledge facts and the phase written anew from the engine."""
+        t = self.table
+        for name in _OTHERS:
+            t[_AT[name] : _AT[name] + 4 * _SIZES[name] // 3] = 0
+        self._known = [None, None, None, None]
         self._public()
 
-    def _call(self, action: Action, seat: int) -> None:
-        """A call of the bidding or the doubling, or a declaration."""
+    def _handed_over(self) -> npt.NDArray[np.int64]:
+        """The compiled play's state, from the engine's facts: as the play begins, and again
+        as the first trick ends (``_tricks.c`` lists the places)."""
+        hand = self.hand
+        contract = hand.contract
+        assert contract is not None
+        rules = hand.rules
+        known = [k or _NOTHING_KNOWN for k in self._known]
+        held = self._hands[0] | self._hands[1] | self._hands[2] | self._hands[3]
+        state = [
+            -1 if contract.trump is None else int(contract.trump),
+            contract.locked,
+            rules.partner_led_must_trump,
+            rules.must_undertrump,
+            *self._hands,
+            FULL_MASK & ~held,  # the cards gone: the trick is empty
+            0, 0, 0, 0, 0, -1, -1, 0,  # the trick, its winner, its Ekka
+            *(k.excluded.mask for k in known),
+            *(sum(1 << suit for suit in k.void) for k in known),
+            *(-1 if k.trump_below is None else k.trump_below.index for k in known),
+            *(k.holds.mask for k in known),
+            self._to_act,
+            hand.trick_number,
+            *hand.tricks_won,
+            *hand.card_points(),
+        ]  # fmt: skip
+        return np.array(state, np.int64)
+
+    def _call(self, action: Action, seat: int) -> bool:
+        """A call of the bidding or the doubling, or a declaration; whether it changed the
+        contract or the taker."""
         t, verb = self.table, action.verb
         length = self.hand.bidding_length
         if length is None or self._calls < length:
@@ -244,7 +372,8 @@ class Tracker:
                     t[_AT["doubling_locks"] + (verb is _FOUR)] = 1
         self._calls += 1
         contract = self.hand.contract
-        if contract != self._contract:
+        changed = contract != self._contract
+        if changed:
             self._contract = contract
             for name, size in (
                 ("contract_kind", 2),
@@ -265,6 +394,8 @@ class Tracker:
         if taker is not None and taker != self._taker:
             self._taker = int(taker)
             t[_AT["taker"] + taker] = 1
+            changed = True
+        return changed
 
     def _private(self) -> None:
         """Each seat's cards and projects, into its own part, when they changed."""
@@ -303,13 +434,18 @@ class Tracker:
         t[at] = points[0] / 162
         t[at + 1] = points[1] / 162
         if done == 1:
-            for shown in hand.shown_projects():
-                at = _AT["shown"] + shown.seat * 32
-                for card in shown.project.cards:
-                    t[at + card.index] = 1
+            self._shown()
 
-    def _public(self) -> None:
-        """The phase, the seat to act, the question and the knowledge facts."""
+    def _shown(self) -> None:
+        """The projects shown as the first trick ends (R10.5)."""
+        t = self.table
+        for shown in self.hand.shown_projects():
+            at = _AT["shown"] + shown.seat * 32
+            for card in shown.project.cards:
+                t[at + card.index] = 1
+
+    def _public(self, knowledge: bool = True) -> None:
+        """The phase, the seat to act, the question and (if asked) the knowledge facts."""
         t, hand = self.table, self.hand
         phase = _PHASE[hand.phase]
         if phase != self._phase:
@@ -342,6 +478,8 @@ class Tracker:
                 t[_AT["question"] + kind] = 1
             if about >= 0:
                 t[_AT["question_about"] + about] = 1
+        if not knowledge:
+            return
         known = every_seat(hand)
         for seat in range(4):
             if known[seat] is not self._known[seat]:
@@ -368,11 +506,42 @@ class Tracker:
             if known.trump_below is not None:
                 t[at + known.trump_below.index] = 1
         if known.kinds != old.kinds:
-            at = _AT["known_kinds"] + seat * 4
-            t[at : at + 4] = 0
-            for kind in known.kinds:
-                t[at + kind - 1] += 0.5
+            self._write_kinds(seat, known.kinds)
 
+    def _write_kinds(self, seat: int, kinds: tuple[ProjectKind, ...]) -> None:
+        at = _AT["known_kinds"] + seat * 4
+        t = self.table
+        t[at : at + 4] = 0
+        for kind in kinds:
+            t[at + kind - 1] += 0.5
+
+
+def _kind(contract: Contract | None) -> ContractKind | None:
+    return None if contract is None else contract.kind
+
+
+def observe_rows(tables: Vector, seats: npt.NDArray[np.int8], out: Vector) -> None:
+    """Row ``i`` of ``out``: the observation of seat ``seats[i]`` from table ``tables[i]``.
+
+    >>> import random
+    >>> tracker = Tracker(Hand.new(rng=random.Random(1)))
+    >>> out = np.zeros((2, SIZE), np.float32)
+    >>> observe_rows(np.stack([tracker.table, tracker.table]), np.array([0, 3], np.int8), out)
+    >>> bool((out[1] == tracker.observe(3)).all()), bool((out[0] == out[1]).all())
+    (True, False)
+    """
+    if _TRICKS is not None:
+        _TRICKS.gather(tables, GATHER, seats, out)
+        return
+    for i, seat in enumerate(seats.tolist()):
+        tables[i].take(GATHER[seat], out=out[i])
+
+
+#: The state of a tracker that the compiled play never follows.
+_NEVER: Final = np.zeros(0, np.int64)
+_PLAYING: Final = _PHASE[Phase.PLAYING]
+_TO_ACT: Final = -1 if _TRICKS is None else int(_TRICKS.TO_ACT)
+_SIZES: Final = {part.name: part.size for part in LAYOUT}
 
 #: What a tracker's empty table says of a seat.
 _NOTHING_KNOWN: Final = Knowledge(Seat.N, CardSet(), (), False, None, CardSet(), ())

@@ -30,11 +30,11 @@ import numpy as np
 import numpy.typing as npt
 
 from baloot.core.rules import Rules
-from baloot.rl.action_space import NUM_ACTIONS, index_of
+from baloot.rl.action_space import NUM_ACTIONS
 from baloot.rl.episode import Episode
 from baloot.rl.observation import SIZE
 from baloot.rl.options import Reward, reward_of, rules_of
-from baloot.rl.tracker import GATHER, TABLE_SIZE, Tracker
+from baloot.rl.tracker import TABLE_SIZE, Tracker, observe_rows
 
 Array = npt.NDArray[Any]
 Batch = tuple[Array, Array, Array]
@@ -74,6 +74,9 @@ class VectorEnv:
         self.rewards = np.zeros((n, 4), np.float32)
         self.done = np.zeros(n, np.bool_)
         self._rows = np.arange(n)
+        # Each row's mask, a view made once: a step writes every row.
+        self._mask_rows = list(self.masks)
+        self._seats = [-1] * n
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start ``n`` new episodes; their first decisions."""
@@ -86,6 +89,8 @@ class VectorEnv:
         ]
         for i in range(self.n):
             self._observe(i)
+        self.to_act[:] = self._seats
+        observe_rows(self._tables, self.to_act, self.observations)
         self.rewards.fill(0.0)
         self.done.fill(False)
         return self.observations, self.masks, self.to_act
@@ -107,20 +112,23 @@ class VectorEnv:
             raise ValueError(f"action {int(chosen[i])} is not legal in episode {i}")
         self.rewards.fill(0.0)
         self.done.fill(False)
+        episodes, trackers = self._episodes, self._trackers
         for i, index in enumerate(chosen.tolist()):
-            episode = self._episodes[i]
+            episode = episodes[i]
             pay = episode.apply(index, checked=True)
-            tracker = self._trackers[i]
+            tracker = trackers[i]
             if pay is not None:
                 self.rewards[i] = pay
                 self.done[i] = True
-                episode = self._episodes[i] = self._new(i)
-                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+                episode = episodes[i] = self._new(i)
+                tracker = trackers[i] = Tracker(episode.hand, tracker.table)
             elif episode.hand is not tracker.hand:
-                tracker = self._trackers[i] = Tracker(episode.hand, tracker.table)
+                tracker = trackers[i] = Tracker(episode.hand, tracker.table)
             elif episode.applied is not None:
                 tracker.follow(episode.applied)
             self._observe(i)
+        self.to_act[:] = self._seats
+        observe_rows(self._tables, self.to_act, self.observations)
         return self.observations, self.masks, self.to_act, self.rewards, self.done
 
     def episode(self, i: int) -> Episode:
@@ -134,12 +142,8 @@ class VectorEnv:
         tracker = self._trackers[i]
         seat = tracker.to_act
         assert seat >= 0  # an ended episode is replaced at once
-        tracker.table.take(GATHER[seat], out=self.observations[i])
-        mask = self.masks[i]
-        mask.fill(0)
-        for action in tracker.hand.legal_actions():
-            mask[index_of(action)] = 1
-        self.to_act[i] = seat
+        tracker.legal(self._mask_rows[i])
+        self._seats[i] = seat
 
 
 def random_actions(masks: Array, rng: np.random.Generator) -> Array:

@@ -1,5 +1,5 @@
 /* The compiled double-dummy search of baloot.solver: the same search as _search.py, over bit
- * masks. It states the rules of play again (play_mask below mirrors baloot.core.play_rules), so
+ * masks. It states the rules of play again (play_rules.h mirrors baloot.core.play_rules), so
  * the tests compare it with the pure Python search, which asks the engine, on many random
  * positions.
  *
@@ -14,19 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "play_rules.h"
+
 #define INF 30000
 #define VERSION 1
 
-static const int PLAIN_POINTS[8] = {11, 4, 3, 2, 10, 0, 0, 0};
-static const int TRUMP_POINTS[8] = {11, 4, 3, 20, 10, 14, 0, 0};
-static const int PLAIN_STRENGTH[8] = {7, 5, 4, 3, 6, 2, 1, 0};
-static const int TRUMP_STRENGTH[8] = {5, 3, 2, 7, 4, 6, 1, 0};
-static const uint32_t SUIT[4] = {0xFFu, 0xFF00u, 0xFF0000u, 0xFF000000u};
-
-/* For each card, the cards of its suit that beat it as a trump and as a plain card. */
-static uint32_t TRUMP_ABOVE[32], PLAIN_ABOVE[32];
-/* For each byte of a suit's cards, the rank of its best card in plain order (-1 if empty). */
-static int8_t BEST_PLAIN[256];
 /* Equivalent cards: [trump?][legal byte][byte of cards gone or held] -> one card per class. */
 static uint8_t REPS[2][256][256];
 /* Cards of no points at the bottom of a suit (9 8 7 plain, 8 7 trump) are told apart only by
@@ -173,58 +165,15 @@ static void tt_store(Entry *bucket, const St *s, uint32_t extra, int lo, int hi,
 
 /* ------------------------------------------------------------------ the rules of play */
 
-/* R9.3-R9.4: mirrors baloot.core.play_rules.play_mask. */
+/* R9.3-R9.4 for the seat to act in the search. */
 static inline uint32_t play_mask(const Ctx *c, const St *s, int seat) {
-    uint32_t held = s->hand[seat];
-    int trump = c->trump;
-    int tlen = s->tlen;
-    if (trump < 0) {
-        if (!tlen) return held;
-        uint32_t f = held & SUIT[s->tcard[0] >> 3];
-        return f ? f : held;
-    }
-    uint32_t tm = SUIT[trump];
-    if (!tlen) {
-        if (c->locked && (held & ~tm)) return held & ~tm;
-        return held;
-    }
-    int led = s->tcard[0] >> 3;
-    int opponent_winning = (s->win_seat ^ seat) & 1;
-    uint32_t trumps = held & tm;
-    if (led == trump) {
-        if (!trumps) return held;
-        if (opponent_winning) {
-            uint32_t higher = trumps & TRUMP_ABOVE[s->win_card];
-            if (higher) return higher;
-        }
-        return trumps;
-    }
-    uint32_t follow = held & SUIT[led];
-    if (follow) return follow;
-    if (!trumps) return held;
-    if (!opponent_winning) {
-        if (tlen == 2 && c->plmt && (s->tcard[0] & 7) != 0 && !s->ekka) return trumps;
-        return held;
-    }
-    if ((s->win_card >> 3) == trump) {
-        uint32_t higher = trumps & TRUMP_ABOVE[s->win_card];
-        if (higher) return higher;
-        return c->mu ? trumps : held;
-    }
-    return trumps;
+    return rules_play_mask(s->hand[seat], s->tcard, s->tlen, (s->win_seat ^ seat) & 1,
+                           s->win_card, s->ekka, c->trump, c->locked, c->plmt, c->mu);
 }
 
-/* R9.5: the cards of legal that are a valid Ekka lead (Hokum, side suit, best still out, not
- * an Ace). */
+/* R9.5: the cards of legal that are a valid Ekka lead. */
 static inline uint32_t ekka_mask(const Ctx *c, const St *s, uint32_t legal) {
-    uint32_t found = 0;
-    if (c->trump < 0) return 0;
-    for (int suit = 0; suit < 4; suit++) {
-        if (suit == c->trump) continue;
-        int best = BEST_PLAIN[(~s->gone >> (suit * 8)) & 0xFF];
-        if (best > 0 && (legal >> (best + suit * 8) & 1)) found |= 1u << (best + suit * 8);
-    }
-    return found;
+    return rules_ekka_mask(legal, s->gone, c->trump);
 }
 
 static inline int beats(const Ctx *c, int card, int win) {
@@ -677,16 +626,7 @@ static int mtdf(Ctx *c, const St *s, int guess) {
 /* ------------------------------------------------------------------ set-up */
 
 static void init_tables(void) {
-    for (int card = 0; card < 32; card++) {
-        int suit = card >> 3, rank = card & 7;
-        uint32_t t = 0, p = 0;
-        for (int other = 0; other < 8; other++) {
-            if (TRUMP_STRENGTH[other] > TRUMP_STRENGTH[rank]) t |= 1u << (suit * 8 + other);
-            if (PLAIN_STRENGTH[other] > PLAIN_STRENGTH[rank]) p |= 1u << (suit * 8 + other);
-        }
-        TRUMP_ABOVE[card] = t;
-        PLAIN_ABOVE[card] = p;
-    }
+    rules_init();
     for (int trump = 0; trump < 2; trump++)
         for (int u = 0; u < 8; u++)
             for (int h = 0; h < 8; h++) {
@@ -698,13 +638,8 @@ static void init_tables(void) {
                 }
                 PACK[trump][u][h] = (uint8_t)packed;
             }
-    for (int byte = 0; byte < 256; byte++) {
-        int best = -1;
+    for (int byte = 0; byte < 256; byte++)
         POPCOUNT[byte] = (uint8_t)__builtin_popcount((unsigned)byte);
-        for (int r = 0; r < 8; r++)
-            if ((byte >> r & 1) && (best < 0 || PLAIN_STRENGTH[r] > PLAIN_STRENGTH[best])) best = r;
-        BEST_PLAIN[byte] = (int8_t)best;
-    }
     /* Two cards of one hand are one choice when every card between them (in the order that
      * decides the trick) is gone or in the same hand and every card of the run has the same
      * points: they take the same tricks and give the same points whichever is played. */
