@@ -36,8 +36,9 @@ from baloot.rl import (  # noqa: E402
     random_actions,
     register_openspiel,
 )
+from baloot.rl import tracker as tracking  # noqa: E402
 from baloot.rl.action_space import indices  # noqa: E402
-from baloot.rl.tracker import Tracker  # noqa: E402
+from baloot.rl.tracker import COMPILED, TABLE_SIZE, Tracker, observe_rows  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
@@ -343,22 +344,99 @@ def followed(hand: Hand) -> Tracker:
     return tracker
 
 
-@settings(max_examples=30, deadline=None)
+needs_compiled = pytest.mark.skipif(not COMPILED, reason="the compiled play is not built")
+#: The tracker with the compiled play (built at install where a C compiler is) and without.
+BOTH = [
+    pytest.param(True, id="compiled", marks=needs_compiled),
+    pytest.param(False, id="python"),
+]
+
+
+@pytest.mark.parametrize("compiled", BOTH)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_tracker_gives_every_seat_the_encoding_of_its_view_at_every_decision(
-    seed: int,
+    compiled: bool, seed: int
 ) -> None:
     """Action by action through a random hand under random rules (and a random match
-    score), each seat's row of the tracker is :func:`encode` of its view, value for value."""
+    score), each seat's row of the tracker is :func:`encode` of its view, value for value,
+    the mask is the engine's legal actions, and so to the hand's end."""
     rng = random.Random(seed)
     before = (rng.randrange(200), rng.randrange(200))
     hand = Hand.new(rng=rng, dealer=Seat(rng.randrange(4)), rules=Rules.random(rng),
                     score_before=before)  # fmt: skip
-    tracker = Tracker(hand)
-    while not hand.is_over:
+    tracker = Tracker(hand, compiled=compiled)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    while True:
         for seat in Seat:
             assert np.array_equal(tracker.observe(seat), encode(SeatView.of(hand, seat)))
+        if hand.is_over:
+            break
+        tracker.legal(mask)
+        assert list(np.flatnonzero(mask)) == indices(hand.legal_actions())
         tracker.follow(hand.apply(hand.announced(rng.choice(hand.legal_actions()))))
+
+
+@needs_compiled
+def test_the_compiled_play_follows_every_card_once_the_play_begins() -> None:
+    """The compiled play takes over as the play begins: the plays of a hand under it write
+    the same table as the Python tracker's (a check that it is used, not only correct)."""
+    rng = random.Random(5)
+    for _ in range(20):
+        hand = Hand.new(rng=rng, rules=Rules.random(rng))
+        compiled, python = Tracker(hand), Tracker(hand, compiled=False)
+        used = False
+        while not hand.is_over:
+            applied = hand.apply(hand.announced(rng.choice(hand.legal_actions())))
+            compiled.follow(applied)
+            python.follow(applied)
+            used |= compiled._tricks is not None and compiled._tricks.size > 0
+            assert np.array_equal(compiled.table, python.table)
+        assert used or hand.result().outcome.value == "annulled"
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: t.play(np.zeros(3, np.float32), np.zeros(39, np.int64), 0, 0, 0, 0, 0),
+         "configured sizes"),
+        (lambda t: t.play(np.zeros(TABLE_SIZE, np.float32), np.zeros(39, np.int64), 4, 0, 0, 0,
+                          0), "a seat 0-3"),
+        (lambda t: t.legal(np.zeros(39, np.int64), np.zeros(99, np.int8)), "configured sizes"),
+        (lambda t: t.gather(np.zeros((2, TABLE_SIZE), np.float32), tracking.GATHER,
+                            np.array([0, 4], np.int8), np.zeros((2, SIZE), np.float32)),
+         "agree"),
+        (lambda t: t.gather(np.zeros((2, TABLE_SIZE), np.float32), tracking.GATHER,
+                            np.array([0, 1], np.int8), np.zeros((3, SIZE), np.float32)),
+         "agree"),
+    ],
+    ids=["table too small", "seat out of range", "mask too small", "seat out of range in a gather",
+         "rows that do not agree"],
+)  # fmt: skip
+def test_the_compiled_play_refuses_arrays_of_the_wrong_size(call: Any, message: str) -> None:
+    """Memory it was not given is never read or written: a wrong size is a ValueError."""
+    module = tracking._TRICKS
+    assert module is not None and module.STATE_SIZE == 39
+    with pytest.raises(ValueError, match=message):
+        call(module)
+
+
+def test_each_rows_observation_is_gathered_the_same_with_and_without_compiled_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(2)
+    trackers = [Tracker(Hand.new(rng=rng)) for _ in range(5)]
+    tables = np.stack([tracker.table for tracker in trackers])
+    seats = np.array([0, 1, 2, 3, 1], np.int8)
+    found = np.zeros((5, SIZE), np.float32)
+    observe_rows(tables, seats, found)
+    monkeypatch.setattr(tracking, "_TRICKS", None)
+    expected = np.zeros((5, SIZE), np.float32)
+    observe_rows(tables, seats, expected)
+    assert np.array_equal(found, expected)
+    for i, tracker in enumerate(trackers):
+        assert np.array_equal(found[i], tracker.observe(int(seats[i])))
 
 
 @settings(max_examples=30, deadline=None)

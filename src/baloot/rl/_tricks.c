@@ -378,7 +378,11 @@ PyMODINIT_FUNC PyInit__tricks(void) {
     rules_init();
     PyObject *m = PyModule_Create(&MODULE);
     if (m && (PyModule_AddIntConstant(m, "STATE_SIZE", STATE_SIZE) < 0 ||
-              PyModule_AddIntConstant(m, "TO_ACT", TO_ACT) < 0)) {
+              PyModule_AddIntConstant(m, "TO_ACT", TO_ACT) < 0 ||
+              PyModule_AddIntConstant(m, "EXCLUDED", EXCLUDED) < 0 ||
+              PyModule_AddIntConstant(m, "VOID", VOID) < 0 ||
+              PyModule_AddIntConstant(m, "BELOW", BELOW) < 0 ||
+              PyModule_AddIntConstant(m, "HOLDS", HOLDS) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -37,11 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from baloot.core.actions import Action, Verb
-from baloot.core.cards import FULL_MASK, CardSet
+from baloot.core.cards import CARDS, FULL_MASK, CardSet, Suit
 from baloot.core.hand import Hand
 from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import ProjectKind
-from baloot.core.seats import Seat
+from baloot.core.seats import SEATS, Seat
 from baloot.core.vocabulary import Contract, ContractKind, Phase
 from baloot.rl.action_space import EKKA_PLAYS, NUM_ACTIONS, PLAYS, index_of
 from baloot.rl.observation import (
@@ -176,7 +176,7 @@ class Tracker:
     """
 
     __slots__ = (
-        "_calls", "_contract", "_hands", "_in_play", "_known", "_opened", "_passes_run",
+        "_calls", "_contract", "_hands", "_in_play", "_kinds", "_known", "_opened", "_passes_run",
         "_phase", "_plays", "_question", "_taker", "_to_act", "_tricks", "_unplayed", "hand",
         "table",
     )  # fmt: skip
@@ -292,7 +292,9 @@ class Tracker:
             self._call(action, seat)
             self._public(knowledge=False)
             state[_TO_ACT] = self._to_act
-            self._write_kinds(seat, every_seat(self.hand)[seat].kinds)
+            kinds = every_seat(self.hand)[seat].kinds
+            self._write_kinds(seat, kinds)
+            self._kinds[seat] = kinds
             return
         self._to_act = -1 if to_act is None else int(to_act)
         _TRICKS.play(self.table, state, seat, card.index, action.ekka, action.baloot, self._to_act)
@@ -303,18 +305,30 @@ class Tracker:
             self._declared(seat)
         if to_act is None:  # the last card: the phase and the facts as the engine says
             self._tricks = _NEVER
-            self._rewrite_knowledge()
+            self._handed_back(state)
         elif self._plays == 4:  # the projects shown, and what they prove
             self._shown()
-            self._rewrite_knowledge()
+            self._handed_back(state)
             self._tricks = self._handed_over()
 
-    def _rewrite_knowledge(self) -> None:
-        """The knowledge facts and the phase written anew from the engine."""
-        t = self.table
-        for name in _OTHERS:
-            t[_AT[name] : _AT[name] + 4 * _SIZES[name] // 3] = 0
-        self._known = [None, None, None, None]
+    def _handed_back(self, state: npt.NDArray[np.int64]) -> None:
+        """The phase, the seat to act, the question and the knowledge facts from the engine
+        again, written where they differ from what the compiled play wrote."""
+        excluded, void, below, holds = (
+            state[at : at + 4].tolist() for at in (_EXCLUDED, _VOID, _BELOW, _HOLDS)
+        )
+        self._known = [
+            Knowledge(
+                SEATS[s],
+                CardSet(excluded[s]),
+                tuple(suit for suit in Suit if void[s] >> suit & 1),
+                False,  # written with the voids, and the trump is one of them
+                None if below[s] < 0 else CARDS[below[s]],
+                CardSet(holds[s]),
+                self._kinds[s],
+            )
+            for s in range(4)
+        ]
         self._public()
 
     def _handed_over(self) -> npt.NDArray[np.int64]:
@@ -325,6 +339,7 @@ class Tracker:
         assert contract is not None
         rules = hand.rules
         known = [k or _NOTHING_KNOWN for k in self._known]
+        self._kinds = [k.kinds for k in known]
         held = self._hands[0] | self._hands[1] | self._hands[2] | self._hands[3]
         state = [
             -1 if contract.trump is None else int(contract.trump),
@@ -540,7 +555,12 @@ def observe_rows(tables: Vector, seats: npt.NDArray[np.int8], out: Vector) -> No
 #: The state of a tracker that the compiled play never follows.
 _NEVER: Final = np.zeros(0, np.int64)
 _PLAYING: Final = _PHASE[Phase.PLAYING]
-_TO_ACT: Final = -1 if _TRICKS is None else int(_TRICKS.TO_ACT)
+#: Places of the compiled play's state.
+_TO_ACT, _EXCLUDED, _VOID, _BELOW, _HOLDS = (
+    (-1,) * 5
+    if _TRICKS is None
+    else (_TRICKS.TO_ACT, _TRICKS.EXCLUDED, _TRICKS.VOID, _TRICKS.BELOW, _TRICKS.HOLDS)
+)
 _SIZES: Final = {part.name: part.size for part in LAYOUT}
 
 #: What a tracker's empty table says of a seat.
