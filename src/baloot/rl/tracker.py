@@ -8,6 +8,13 @@ an observer, teams absolute (NS, EW), and each seat's private part (its cards, i
 kept apart. Any seat's observation is then one gather of that table (:data:`GATHER`): the
 same values, in the same layout, as :func:`~baloot.rl.observation.encode` of its view.
 
+Once the play begins, the cards are followed by compiled code where it was built at install
+(``_tricks.c``, :data:`COMPILED`): the card, the trick, the turn, the knowledge facts a play
+proves (derived as :mod:`baloot.core.knowledge` derives them) and the mask of the legal
+cards, from a small state the tracker fills from the engine's facts. The declarations, the
+projects shown after the first trick and the end of the hand come from the engine, which
+still applies every action.
+
 It reads what the view reads, from the same public accessors of the hand, and nothing else:
 the actions as the table hears them, the public state (phase, question, contract, tricks,
 the knowledge facts, the shown projects), and each seat's own cards into that seat's own
@@ -196,6 +203,13 @@ class Tracker:
     def to_act(self) -> int:
         """The seat to act (0–3 = N, W, S, E), -1 once the hand is over."""
         return self._to_act
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled play follows the cards now (from the play's start to the
+        hand's end, where it was built)."""
+        state = self._tricks
+        return state is not None and state is not _NEVER
 
     def observe(self, seat: Seat | int, out: Vector | None = None) -> Vector:
         """The observation of ``seat``, written into ``out`` when given."""
