@@ -159,7 +159,7 @@ def _compiled() -> ModuleType | None:
 
 
 _TRICKS: Final = _compiled()
-#: Whether the plays after the first trick are followed by the compiled play.
+#: Whether the compiled play was built: it then follows the cards of every tracker's hand.
 COMPILED: Final = _TRICKS is not None
 
 _PHASE: Final = {phase: i for i, phase in enumerate(_PHASES)}
@@ -193,7 +193,7 @@ class Tracker:
     ) -> None:
         self.table: Vector = np.zeros(TABLE_SIZE, np.float32) if table is None else table
         self.hand = hand
-        #: The compiled play's state once it follows the hand, after the first trick.
+        #: The compiled play's state while it follows the cards (None before the play).
         self._tricks: npt.NDArray[np.int64] | None = None
         self._start()
         if not compiled or _TRICKS is None:
@@ -336,7 +336,7 @@ class Tracker:
                 SEATS[s],
                 CardSet(excluded[s]),
                 tuple(suit for suit in Suit if void[s] >> suit & 1),
-                False,  # written with the voids, and the trump is one of them
+                False,  # written every time (_knowledge)
                 None if below[s] < 0 else CARDS[below[s]],
                 CardSet(holds[s]),
                 self._kinds[s],
@@ -575,7 +575,6 @@ _TO_ACT, _EXCLUDED, _VOID, _BELOW, _HOLDS = (
     if _TRICKS is None
     else (_TRICKS.TO_ACT, _TRICKS.EXCLUDED, _TRICKS.VOID, _TRICKS.BELOW, _TRICKS.HOLDS)
 )
-_SIZES: Final = {part.name: part.size for part in LAYOUT}
 
 #: What a tracker's empty table says of a seat.
 _NOTHING_KNOWN: Final = Knowledge(Seat.N, CardSet(), (), False, None, CardSet(), ())
