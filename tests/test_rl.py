@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -377,6 +378,13 @@ def test_the_tracker_gives_every_seat_the_encoding_of_its_view_at_every_decision
         tracker.follow(hand.apply(hand.announced(rng.choice(hand.legal_actions()))))
 
 
+@pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler here")
+def test_the_compiled_play_is_built_where_a_c_compiler_is() -> None:
+    """The extension is optional, so a C error would only make the install quieter and the
+    vector environment slower: where a compiler is, the build must have made it."""
+    assert COMPILED
+
+
 @needs_compiled
 def test_the_compiled_play_follows_every_card_once_the_play_begins() -> None:
     """The compiled play takes over as the play begins: the plays of a hand under it write
@@ -401,10 +409,12 @@ def test_the_compiled_play_follows_every_card_once_the_play_begins() -> None:
     ("call", "message"),
     [
         (lambda t: t.play(np.zeros(3, np.float32), np.zeros(39, np.int64), 0, 0, 0, 0, 0),
-         "configured sizes"),
+         "configured size"),
         (lambda t: t.play(np.zeros(TABLE_SIZE, np.float32), np.zeros(39, np.int64), 4, 0, 0, 0,
                           0), "a seat 0-3"),
-        (lambda t: t.legal(np.zeros(39, np.int64), np.zeros(99, np.int8)), "configured sizes"),
+        (lambda t: t.play(np.zeros(TABLE_SIZE, np.float32), np.full(39, 99, np.int64), 0, 0, 0,
+                          0, 0), "the tracker made"),
+        (lambda t: t.legal(np.zeros(39, np.int64), np.zeros(99, np.int8)), "configured size"),
         (lambda t: t.gather(np.zeros((2, TABLE_SIZE), np.float32), tracking.GATHER,
                             np.array([0, 4], np.int8), np.zeros((2, SIZE), np.float32)),
          "agree"),
@@ -412,11 +422,12 @@ def test_the_compiled_play_follows_every_card_once_the_play_begins() -> None:
                             np.array([0, 1], np.int8), np.zeros((3, SIZE), np.float32)),
          "agree"),
     ],
-    ids=["table too small", "seat out of range", "mask too small", "seat out of range in a gather",
-         "rows that do not agree"],
+    ids=["table too small", "seat out of range", "state out of range", "mask too small",
+         "seat out of range in a gather", "rows that do not agree"],
 )  # fmt: skip
-def test_the_compiled_play_refuses_arrays_of_the_wrong_size(call: Any, message: str) -> None:
-    """Memory it was not given is never read or written: a wrong size is a ValueError."""
+def test_the_compiled_play_refuses_arrays_it_cannot_use(call: Any, message: str) -> None:
+    """Memory it was not given is never read or written: an array of the wrong size, or a
+    state whose values would index outside the table, is a ValueError."""
     module = tracking._TRICKS
     assert module is not None and module.STATE_SIZE == 39
     with pytest.raises(ValueError, match=message):

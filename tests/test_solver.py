@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -141,6 +142,13 @@ def test_every_value_is_the_minimax_value_over_the_hand(compiled: bool, mode: Mo
         assert found == expected, hand.actions
         assert list(found) == list(hand.legal_actions())
         assert best == max(expected.values())
+
+
+@pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler here")
+def test_the_compiled_search_is_built_where_a_c_compiler_is() -> None:
+    """The extension is optional, so a C error would only make the install quieter and the
+    solver slower: where a compiler is, the build must have made it."""
+    assert COMPILED
 
 
 @needs_compiled

@@ -93,6 +93,19 @@ static inline void write_bits(float *table, Py_ssize_t at, uint32_t old, uint32_
     }
 }
 
+/* Whether the values of a state that index a table are in range: a state is the tracker's
+ * own, but one passed from elsewhere must not make this module write outside its table. */
+static int state_ok(const int64_t *st) {
+    if (st[TRUMP] < -1 || st[TRUMP] > 3 || st[TLEN] < 0 || st[TLEN] > 3 || st[TO_ACT] < -1 ||
+        st[TO_ACT] > 3 || st[WIN_CARD] < -1 || st[WIN_CARD] > 31 || st[TRICKS_DONE] < 0 ||
+        st[TRICKS_DONE] > 8)
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if (st[TRICK + i] < 0 || st[TRICK + i] > 31 || st[BELOW + i] < -1 || st[BELOW + i] > 31)
+            return 0;
+    return 1;
+}
+
 static int get_buffers(PyObject *table_obj, Py_buffer *table, PyObject *state_obj,
                        Py_buffer *state) {
     if (PyObject_GetBuffer(table_obj, table, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
@@ -101,10 +114,11 @@ static int get_buffers(PyObject *table_obj, Py_buffer *table, PyObject *state_ob
         return -1;
     }
     if (table->len != TABLE_SIZE * (Py_ssize_t)sizeof(float) ||
-        state->len != STATE_SIZE * (Py_ssize_t)sizeof(int64_t)) {
+        state->len != STATE_SIZE * (Py_ssize_t)sizeof(int64_t) ||
+        !state_ok((const int64_t *)state->buf)) {
         PyBuffer_Release(table);
         PyBuffer_Release(state);
-        PyErr_SetString(PyExc_ValueError, "a table and a state of the configured sizes");
+        PyErr_SetString(PyExc_ValueError, "a table of the configured size and a state the tracker made");
         return -1;
     }
     return 0;
@@ -257,10 +271,11 @@ static PyObject *py_legal(PyObject *self, PyObject *args) {
         PyBuffer_Release(&sb);
         return NULL;
     }
-    if (sb.len != STATE_SIZE * (Py_ssize_t)sizeof(int64_t) || mb.len != NUM_ACTIONS) {
+    if (sb.len != STATE_SIZE * (Py_ssize_t)sizeof(int64_t) || mb.len != NUM_ACTIONS ||
+        !state_ok((const int64_t *)sb.buf)) {
         PyBuffer_Release(&sb);
         PyBuffer_Release(&mb);
-        PyErr_SetString(PyExc_ValueError, "a state and a mask of the configured sizes");
+        PyErr_SetString(PyExc_ValueError, "a state the tracker made and a mask of the configured size");
         return NULL;
     }
     const int64_t *st = (const int64_t *)sb.buf;
