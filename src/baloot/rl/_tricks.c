@@ -97,8 +97,8 @@ static inline void write_bits(float *table, Py_ssize_t at, uint32_t old, uint32_
  * own, but one passed from elsewhere must not make this module write outside its table. */
 static int state_ok(const int64_t *st) {
     if (st[TRUMP] < -1 || st[TRUMP] > 3 || st[TLEN] < 0 || st[TLEN] > 3 || st[TO_ACT] < -1 ||
-        st[TO_ACT] > 3 || st[WIN_CARD] < -1 || st[WIN_CARD] > 31 || st[TRICKS_DONE] < 0 ||
-        st[TRICKS_DONE] > 8)
+        st[TO_ACT] > 3 || st[WIN_CARD] < (st[TLEN] ? 0 : -1) || st[WIN_CARD] > 31 ||
+        st[TRICKS_DONE] < 0 || st[TRICKS_DONE] > 8)
         return 0;
     for (int i = 0; i < 4; i++)
         if (st[TRICK + i] < 0 || st[TRICK + i] > 31 || st[BELOW + i] < -1 || st[BELOW + i] > 31)
@@ -118,7 +118,8 @@ static int get_buffers(PyObject *table_obj, Py_buffer *table, PyObject *state_ob
         !state_ok((const int64_t *)state->buf)) {
         PyBuffer_Release(table);
         PyBuffer_Release(state);
-        PyErr_SetString(PyExc_ValueError, "a table of the configured size and a state the tracker made");
+        PyErr_SetString(PyExc_ValueError,
+                        "a table of the configured size and a state the tracker made");
         return -1;
     }
     return 0;
@@ -237,7 +238,8 @@ static PyObject *py_play(PyObject *self, PyObject *args) {
         st[TRICKS_WON + team] += 1;
         st[POINTS + team] += points;
         /* The trick, its leader and its words lie together, in that order. */
-        memset(t + AT[TRICK_CARDS], 0, (size_t)(AT[TRICK_WORDS] + 8 - AT[TRICK_CARDS]) * sizeof(float));
+        memset(t + AT[TRICK_CARDS], 0,
+               (size_t)(AT[TRICK_WORDS] + 8 - AT[TRICK_CARDS]) * sizeof(float));
         t[AT[TRICK_NUMBER]] = (float)st[TRICKS_DONE] / 8.0f;
         t[AT[TRICKS_WON_AT] + team] = (float)st[TRICKS_WON + team] / 8.0f;
         t[AT[CARD_POINTS] + team] = (float)st[POINTS + team] / 162.0f;
@@ -275,7 +277,8 @@ static PyObject *py_legal(PyObject *self, PyObject *args) {
         !state_ok((const int64_t *)sb.buf)) {
         PyBuffer_Release(&sb);
         PyBuffer_Release(&mb);
-        PyErr_SetString(PyExc_ValueError, "a state the tracker made and a mask of the configured size");
+        PyErr_SetString(PyExc_ValueError,
+                        "a state the tracker made and a mask of the configured size");
         return NULL;
     }
     const int64_t *st = (const int64_t *)sb.buf;
@@ -320,8 +323,10 @@ static PyObject *py_gather(PyObject *self, PyObject *args) {
         }
     }
     Py_ssize_t n = b[2].len, size = b[1].len / (4 * (Py_ssize_t)sizeof(Py_ssize_t));
-    int ok = TABLE_SIZE && b[2].itemsize == 1 && b[0].len == n * TABLE_SIZE * (Py_ssize_t)sizeof(float) &&
-             b[1].len == 4 * size * (Py_ssize_t)sizeof(Py_ssize_t) && b[1].itemsize == sizeof(Py_ssize_t) &&
+    int ok = TABLE_SIZE && b[2].itemsize == 1 &&
+             b[0].len == n * TABLE_SIZE * (Py_ssize_t)sizeof(float) &&
+             b[1].itemsize == sizeof(Py_ssize_t) &&
+             b[1].len == 4 * size * (Py_ssize_t)sizeof(Py_ssize_t) &&
              b[3].len == n * size * (Py_ssize_t)sizeof(float);
     const Py_ssize_t *index = (const Py_ssize_t *)b[1].buf;
     for (Py_ssize_t j = 0; ok && j < 4 * size; j++) ok = index[j] >= 0 && index[j] < TABLE_SIZE;
