@@ -183,9 +183,9 @@ class Tracker:
     """
 
     __slots__ = (
-        "_calls", "_contract", "_hands", "_in_play", "_kinds", "_known", "_opened", "_passes_run",
-        "_phase", "_plays", "_question", "_taker", "_to_act", "_tricks", "_unplayed", "hand",
-        "table",
+        "_calls", "_compile", "_contract", "_hands", "_in_play", "_kinds", "_known", "_opened",
+        "_passes_run", "_phase", "_plays", "_question", "_taker", "_to_act", "_tricks", "_unplayed",
+        "hand", "table",
     )  # fmt: skip
 
     def __init__(
@@ -193,11 +193,10 @@ class Tracker:
     ) -> None:
         self.table: Vector = np.zeros(TABLE_SIZE, np.float32) if table is None else table
         self.hand = hand
-        #: The compiled play's state while it follows the cards (None before the play).
+        #: The compiled play's state while it follows the cards, from the play's start.
         self._tricks: npt.NDArray[np.int64] | None = None
+        self._compile = compiled and _TRICKS is not None
         self._start()
-        if not compiled or _TRICKS is None:
-            self._tricks = _NEVER
 
     @property
     def to_act(self) -> int:
@@ -208,8 +207,7 @@ class Tracker:
     def compiled(self) -> bool:
         """Whether the compiled play follows the cards now (from the play's start to the
         hand's end, where it was built)."""
-        state = self._tricks
-        return state is not None and state is not _NEVER
+        return self._tricks is not None
 
     def observe(self, seat: Seat | int, out: Vector | None = None) -> Vector:
         """The observation of ``seat``, written into ``out`` when given."""
@@ -244,7 +242,7 @@ class Tracker:
         """Write the mask of the legal actions of the seat to act into ``out``."""
         state = self._tricks
         # In the first trick a seat may also declare: the engine lists those choices.
-        if state is not None and state is not _NEVER and self._plays >= 4:
+        if state is not None and self._plays >= 4:
             assert _TRICKS is not None
             _TRICKS.legal(state, out)
             return
@@ -254,9 +252,8 @@ class Tracker:
 
     def follow(self, action: Action) -> None:
         """Write what ``action``, just applied to the hand, changed."""
-        state = self._tricks
-        if state is not None and state is not _NEVER:
-            self._follow_compiled(action, state)
+        if self._tricks is not None:
+            self._follow_compiled(action, self._tricks)
             return
         t = self.table
         seat = int(action.seat)
@@ -292,7 +289,7 @@ class Tracker:
             if dealt or _kind(before) != _kind(self._contract):
                 self._private()
             self._public(changed or dealt or action.verb in _TOLD)
-        if state is None and self._phase == _PLAYING:
+        if self._compile and self._phase == _PLAYING:
             self._tricks = self._handed_over()
 
     def _follow_compiled(self, action: Action, state: npt.NDArray[np.int64]) -> None:
@@ -301,7 +298,6 @@ class Tracker:
         assert _TRICKS is not None
         seat = int(action.seat)
         card = action.card
-        to_act = self.hand.to_act
         if card is None:  # a declaration, which tells the kinds of the seat's projects
             self._call(action, seat)
             self._public(knowledge=False)
@@ -310,6 +306,7 @@ class Tracker:
             self._write_kinds(seat, kinds)
             self._kinds[seat] = kinds
             return
+        to_act = self.hand.to_act
         self._to_act = -1 if to_act is None else int(to_act)
         _TRICKS.play(self.table, state, seat, card.index, action.ekka, action.baloot, self._to_act)
         self._hands[seat] &= ~(1 << card.index)
@@ -318,7 +315,7 @@ class Tracker:
             self._unplayed[seat] = False
             self._declared(seat)
         if to_act is None:  # the last card: the phase and the facts as the engine says
-            self._tricks = _NEVER
+            self._tricks = None
             self._handed_back(state)
         elif self._plays == 4:  # the projects shown, and what they prove
             self._shown()
@@ -566,8 +563,6 @@ def observe_rows(tables: Vector, seats: npt.NDArray[np.int8], out: Vector) -> No
         tables[i].take(GATHER[seat], out=out[i])
 
 
-#: The state of a tracker that the compiled play never follows.
-_NEVER: Final = np.zeros(0, np.int64)
 _PLAYING: Final = _PHASE[Phase.PLAYING]
 #: Places of the compiled play's state.
 _TO_ACT, _EXCLUDED, _VOID, _BELOW, _HOLDS = (
