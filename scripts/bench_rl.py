@@ -155,7 +155,7 @@ def vector(n: int, decisions: int, seed: int) -> tuple[float, float]:
 def alone(
     rate_of: Callable[[int, int], float | None], decisions: int, seed: int
 ) -> tuple[float, float | None] | None:
-    """A row without a reset time: ``rate_of``'s decisions a second, None if not installed."""
+    """A row without a reset time: ``rate_of``'s decisions a second (None: not installed)."""
     rate = rate_of(decisions, seed)
     return None if rate is None else (rate, None)
 
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     # Each round measures every row once, so that all rows meet the same slow and fast spells
     # of a shared core; each row keeps its best round.
     measures: list[tuple[str, Callable[[], tuple[float, float | None] | None]]] = [
-        ("AEC env (PettingZoo)", lambda: (aec(args.decisions, args.seed), None)),
+        ("AEC env (PettingZoo)", partial(alone, aec, args.decisions, args.seed)),
         *((f"VectorEnv n={n}", partial(vector, n, args.decisions, args.seed)) for n in args.sizes),
     ]
     for name, rate_of in (
