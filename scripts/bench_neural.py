@@ -1,9 +1,10 @@
 """CPU milliseconds a decision of the ``neural`` bot, by kind (calls, declarations and cards),
-with each way of calling: ``python scripts/bench_neural.py [--hands N]``.
+with each way of calling: ``python scripts/bench_neural.py [--hands N] [BOT …]``.
 
 Four bots of the same name play ``N`` hands; each decision's CPU time (``time.thread_time``)
 is counted under what it was: a call (bidding, trump, doubling) or a play (a card or a
 declaration). Forced decisions (one legal action) count too, as a table asks them as well.
+Each bot's line gives the mean, the median, the 99th percentile and the longest decision.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from baloot.core.vocabulary import Phase
 from baloot.view.seat_view import SeatView
 
 
-def measure(name: str, hands: int, seed: int) -> dict[str, tuple[int, float]]:
-    """Decisions and CPU seconds by kind, for ``hands`` hands of four ``name`` bots."""
-    counts: dict[str, list[float]] = {"calls": [0, 0.0], "plays": [0, 0.0]}
+def measure(name: str, hands: int, seed: int) -> dict[str, list[float]]:
+    """Each decision's CPU seconds by kind, for ``hands`` hands of four ``name`` bots."""
+    times: dict[str, list[float]] = {"calls": [], "plays": []}
     rng = random.Random(seed)
     for _ in range(hands):
         hand = Hand.new(rng=rng, dealer=Seat(rng.randrange(4)))
@@ -32,10 +33,9 @@ def measure(name: str, hands: int, seed: int) -> dict[str, tuple[int, float]]:
             kind = "plays" if hand.phase is Phase.PLAYING else "calls"
             start = time.thread_time()
             action = bots[seat].choose(SeatView.of(hand, seat), hand.legal_actions())
-            counts[kind][0] += 1
-            counts[kind][1] += time.thread_time() - start
+            times[kind].append(time.thread_time() - start)
             hand.apply(hand.announced(action))
-    return {kind: (int(n), seconds) for kind, (n, seconds) in counts.items()}
+    return times
 
 
 def main() -> None:
@@ -46,10 +46,16 @@ def main() -> None:
     args = parser.parse_args()
     for name in args.bots:
         found = measure(name, args.hands, args.seed)
-        n = sum(c for c, _ in found.values())
-        total = sum(s for _, s in found.values())
-        parts = ", ".join(f"{k} {1000 * s / max(1, c):.3f} ms ({c})" for k, (c, s) in found.items())
-        print(f"{name}: {1000 * total / n:.3f} CPU ms a decision over {n} ({parts})")
+        every = sorted(t for kind in found.values() for t in kind)
+        n = len(every)
+        parts = ", ".join(
+            f"{k} {1000 * sum(t) / max(1, len(t)):.3f} ms ({len(t)})" for k, t in found.items()
+        )
+        print(
+            f"{name}: {1000 * sum(every) / n:.3f} CPU ms a decision over {n} ({parts}); "
+            f"median {1000 * every[n // 2]:.3f}, p99 {1000 * every[int(n * 0.99)]:.3f}, "
+            f"max {1000 * every[-1]:.3f} ms"
+        )
 
 
 if __name__ == "__main__":

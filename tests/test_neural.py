@@ -9,11 +9,8 @@ its observation and legal actions, as the training's renamings assume."""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,17 +20,17 @@ from baloot.bots.arena import ArenaConfig, play_pair
 from baloot.bots.base import available_bots, check_bot_name, make_bot
 from baloot.bots.decisions import DecisionTask, decide
 from baloot.bots.heuristic import HeuristicBot
-from baloot.bots.names import UnknownBotError
+from baloot.bots.names import BotOptions, UnknownBotError
 from baloot.core.cards import CARDS, Card, Suit
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
 from baloot.rl.action_space import index_of
-from baloot.rl.network import CARD_FILE, WEIGHTS, WEIGHTS_FILE, Network, shipped
+from baloot.rl.network import CARD_FILE, WEIGHTS, WEIGHTS_FILE, shipped
 from baloot.rl.network import shipped_card as card_of_weights
 from baloot.rl.neural import NeuralBot
 from baloot.rl.observation import SIZE, VERSION, encode
-from baloot.rl.suits import PERMUTATIONS, contracts, renamings
+from baloot.rl.suits import PERMUTATIONS, averaged, contracts, renamings
 from baloot.view.seat_view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +67,7 @@ def test_it_plays_whole_legal_games(name: str, hands: bool) -> None:
 
 def test_without_the_prior_it_plays_the_card_of_highest_predicted_value() -> None:
     hand = Hand.new(rng=random.Random(9))
-    bot = make_bot("neural:prior=none", random.Random(1))
+    bot = make_bot("neural:prior=none,endgame=0", random.Random(1))
     assert isinstance(bot, NeuralBot)
     checked = 0
     while not hand.is_over:
@@ -90,7 +87,7 @@ def test_it_plays_the_heuristic_bots_card_unless_the_network_sees_one_better_by_
 ):
     margin = shipped().meta["prior"]["margin"]
     hand = Hand.new(rng=random.Random(9))
-    bot = NeuralBot(random.Random(1))
+    bot = NeuralBot(random.Random(1), BotOptions.parse("endgame=0", bot="neural"))
     kept = overruled = 0
     while not hand.is_over:
         view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
@@ -119,7 +116,7 @@ def test_it_is_registered_with_its_option_and_refuses_others() -> None:
     check_bot_name("neural:calls=expert")
     with pytest.raises(UnknownBotError, match="has no option 'deep'"):
         make_bot("neural:deep", random.Random(1))
-    with pytest.raises(UnknownBotError, match="calls is heuristic or expert"):
+    with pytest.raises(UnknownBotError, match="calls is heuristic or expert or network"):
         check_bot_name("neural:calls=random")
     check_bot_name("neural:prior=none")
     with pytest.raises(UnknownBotError, match="prior is heuristic or none"):
@@ -138,47 +135,60 @@ def test_a_decision_sent_to_a_worker_is_the_bots_own() -> None:
         hand.apply(hand.announced(decision.action))
 
 
-@pytest.mark.parametrize(
-    "trainer",
-    [
-        "numpy",
-        pytest.param(
-            "torch",
-            marks=pytest.mark.skipif(
-                importlib.util.find_spec("torch") is None,
-                reason="PyTorch is the train extra (pip install 'pybaloot[train]'), not in dev: "
-                "the NumPy trainer covers the same recipe",
-            ),
-        ),
-    ],
-)
-def test_a_short_training_run_on_a_tiny_data_set_writes_weights_it_reads(
-    tmp_path: Path, trainer: str
-) -> None:
-    pytest.importorskip("pyarrow")
-    from baloot.rl.dataset import run_selfplay
-    from baloot.rl.selfplay import SelfplayConfig
+def test_its_options_load_weights_of_ones_own_and_bound_the_search(tmp_path: Path) -> None:
+    own = tmp_path / "mine.npz"
+    own.write_bytes((PACKAGE / WEIGHTS_FILE).read_bytes())
+    bot = make_bot(f"neural:weights={own}", random.Random(1))
+    assert isinstance(bot, NeuralBot) and bot.network is not shipped()
+    assert np.array_equal(bot.network.layers[0][0], shipped().layers[0][0])
+    with pytest.raises(UnknownBotError, match="no weights file"):
+        make_bot(f"neural:weights={tmp_path / 'none.npz'}", random.Random(1))
+    (tmp_path / "text.npz").write_text("not weights", encoding="utf-8")
+    with pytest.raises(UnknownBotError, match="is not a network's weights"):
+        make_bot(f"neural:weights={tmp_path / 'text.npz'}", random.Random(1))
+    # a web table names no file of the server's machine
+    with pytest.raises(UnknownBotError, match="option 'weights' is not taken here"):
+        check_bot_name(f"neural:weights={own}", programs=False)
+    check_bot_name("neural:endgame=3,draws=64,average=24", programs=False)
+    for bad in ("endgame=4", "draws=65", "draws=0", "average=25"):
+        with pytest.raises(UnknownBotError, match="takes a whole number from"):
+            check_bot_name(f"neural:{bad}", programs=False)
 
-    # twenty hands: the twentieth is held out, to measure and to tune the prior
-    run_selfplay(SelfplayConfig("heuristic", hands=20, seed=3, shard_hands=10), tmp_path / "data")
-    out = tmp_path / "weights" / "neural.npz"
-    recipe = ["--epochs", "2", "--hidden", "16", *(["--numpy"] if trainer == "numpy" else [])]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path / "data"), "--out", str(out), *recipe],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    network = Network.load(out)
-    assert network.meta["trainer"] == trainer and network.meta["examples"] > 50
-    card = json.loads((out.parent / CARD_FILE).read_text(encoding="utf-8"))
-    assert card["data"][0]["hands"] == 20 and card["network"]["hidden"] == 16
-    prior = network.meta["prior"]  # the data are the heuristic bot's: its margin is tuned
-    assert prior["bot"] == "heuristic" and prior["margin"] > 0
-    hand = Hand.new(rng=random.Random(1))
-    assert network(encode(SeatView.of(hand, hand.to_act))).shape == (100,)
+
+def test_with_calls_from_the_network_it_makes_the_call_the_network_values_most() -> None:
+    hand = Hand.new(rng=random.Random(3))
+    bot = make_bot("neural:calls=network", random.Random(1))
+    assert isinstance(bot, NeuralBot)
+    checked = 0
+    while hand.phase is not Phase.PLAYING and not hand.is_over:
+        view, legal = SeatView.of(hand, hand.to_act), hand.legal_actions()
+        chosen = bot.choose(view, legal)
+        values = bot.values(view)
+        assert values[index_of(chosen)] == max(values[index_of(a)] for a in legal)
+        checked += 1
+        hand.apply(hand.announced(chosen))
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_values_averaged_over_every_naming_of_the_suits_do_not_depend_on_the_names(
+    seed: int,
+) -> None:
+    """In a Sun every renaming keeps the game: averaged over all of them, the network's
+    values of a renamed position are the renamed values."""
+    hand = Hand.new(rng=random.Random(seed))
+    while hand.phase is not Phase.PLAYING or hand.contract.trump is not None:  # type: ignore[union-attr]
+        sun = [a for a in hand.legal_actions() if a.verb.value == "sun"]
+        hand.apply(sun[0] if sun else hand.legal_actions()[0])
+        if hand.is_over:
+            pytest.skip("no Sun in this deal")
+    x = encode(SeatView.of(hand, hand.to_act))
+    observation, actions, _ = renamings()
+    k = 1 + seed * 5
+    plain = averaged(shipped(), x, 24)
+    renamed = averaged(shipped(), x[observation[k]], 24)
+    assert renamed == pytest.approx(plain[actions[k]], abs=1e-4)
+    assert not np.allclose(shipped()(x[observation[k]]), shipped()(x)[actions[k]], atol=1e-4)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -190,9 +190,14 @@ def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
 def check_bot_name(name: str, *, programs: bool = True) -> BotSpec:
     """What ``name`` names, checked: the bot exists, takes its options and can be made, or the
     program can be found. With ``programs`` False, only registered bots are accepted (a web
-    table)."""
+    table), and none with an option that names a file of this machine (a bot's
+    ``LOCAL_OPTIONS``, such as the ``neural`` bot's ``weights``)."""
     spec = parse_bot_name(name)
     if isinstance(spec, Registered):
+        local = set(getattr(available_bots().get(spec.name), "LOCAL_OPTIONS", ()))
+        if not programs and local & set(spec.options):
+            option = sorted(local & set(spec.options))[0]
+            raise UnknownBotError(f"bot {name!r}: option {option!r} is not taken here")
         try:
             bot = make_bot(spec, random.Random(0))
         except UnknownBotError:

@@ -5,8 +5,9 @@
   ``expert:samples=20,hard``.
 - ``cmd:COMMAND`` is an external program that speaks ``baloot-bot/1``, its command split as a
   shell splits words (no shell runs it): ``cmd:python3 "my bot.py"``.
-- Any other name that contains ``/`` is the path of such a program: ``./mybot``. A path that
-  ends in ``.py`` is run by the Python that runs pybaloot.
+- Any other name with ``/`` before its first ``:`` is the path of such a program: ``./mybot``.
+  A path that ends in ``.py`` is run by the Python that runs pybaloot. An option's value may
+  hold a ``/``: ``neural:weights=mine/neural.npz``.
 
 External programs are for the arena and the terminal; a web table takes registered names only.
 
@@ -18,6 +19,8 @@ Registered(name='expert', options=BotOptions('samples=20,hard'))
 'cmd:python3 bot.py'
 >>> parse_bot_name("bots/first.py").argv[1:]
 ('bots/first.py',)
+>>> parse_bot_name("neural:weights=mine/neural.npz").name
+'neural'
 >>> parse_bot_name("expert:")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -183,7 +186,7 @@ def parse_bot_name(text: str) -> BotSpec:
         if not argv:
             raise UnknownBotError('cmd: needs a command, e.g. cmd:"python3 bot.py"')
         return Program(argv, text)
-    if "/" in text:
+    if "/" in text.partition(":")[0]:
         argv = (sys.executable, text) if text.endswith(".py") else (text,)
         return Program(argv, text)
     name, colon, options = text.partition(":")

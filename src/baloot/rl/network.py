@@ -91,6 +91,17 @@ def shipped() -> Network:
         return Network.load(path)
 
 
+def load_file(path: str | Path) -> Network:
+    """The network saved at ``path``, loaded once a process while the file is unchanged."""
+    resolved = Path(path).resolve()
+    return _load_once(resolved, resolved.stat().st_mtime_ns)
+
+
+@cache
+def _load_once(path: Path, mtime_ns: int) -> Network:
+    return Network.load(path)
+
+
 def shipped_card() -> dict[str, Any]:
     """The card of the shipped weights: their data's cards, the recipe and its figures."""
     text = (resources.files(__package__) / WEIGHTS / CARD_FILE).read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from functools import cache
 from typing import Any, Final
 
@@ -40,6 +41,7 @@ CARD_SLICES: Final = (
 SUIT_SLICES: Final = ("trump", "known_void")
 
 Table = np.ndarray[Any, np.dtype[np.int64]]
+Floats = np.ndarray[Any, np.dtype[np.float32]]
 
 
 @cache
@@ -81,3 +83,26 @@ def contracts(x: np.ndarray[Any, np.dtype[np.float32]]) -> Table:
     hokum = x[..., OFFSETS["contract_kind"]] > 0
     suit = x[..., OFFSETS["trump"] : OFFSETS["trump"] + 4].argmax(axis=-1)
     return np.where(hokum, suit + 1, 0).astype(np.int64)
+
+
+def averaged(network: Callable[[Floats], Floats], x: Floats, count: int) -> Floats:
+    """The network's outputs for the observation ``x`` averaged over ``count`` renamings of
+    the suits that keep its game (the first ``count`` of its contract's, without repeats),
+    each output read back under the original names: the same position seen under other
+    names, so that the network's errors of one naming average out.
+
+    >>> x = np.zeros(SIZE, np.float32)
+    >>> identity = lambda rows: rows[..., : NUM_ACTIONS].copy()
+    >>> bool((averaged(identity, x, 6) == identity(x)).all())
+    True
+    """
+    observation, actions, allowed = renamings()
+    kind = int(contracts(x))
+    chosen = list(dict.fromkeys(allowed[kind].tolist()))[:count]
+    outputs = network(x[observation[chosen]])
+    # Action a of a renamed row is action actions[k][a] of the original.
+    back = np.empty_like(outputs)
+    for row, k in enumerate(chosen):
+        back[row, actions[k]] = outputs[row]
+    found: Floats = back.mean(axis=0)
+    return found

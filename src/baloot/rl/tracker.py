@@ -198,6 +198,41 @@ class Tracker:
         self._compile = compiled and _TRICKS is not None
         self._start()
 
+    def fork(self, hand: Hand, table: Vector | None = None) -> Tracker:
+        """A tracker of ``hand``, a copy of this tracker's hand (:meth:`Hand.copy
+        <baloot.core.hand.Hand.copy>`) taken now, writing into ``table``: what a rollout
+        needs to follow one hand on from a decision without replaying its history.
+
+        >>> import random
+        >>> from baloot.view.seat_view import SeatView
+        >>> from baloot.rl.observation import encode
+        >>> hand = Hand.new(rng=random.Random(3))
+        >>> tracker = Tracker(hand)
+        >>> tracker.follow(hand.apply(hand.legal_actions()[0]))
+        >>> copy = hand.copy()
+        >>> forked = tracker.fork(copy)
+        >>> forked.follow(copy.apply(copy.legal_actions()[-1]))
+        >>> seat = copy.to_act
+        >>> bool((forked.observe(seat) == encode(SeatView.of(copy, seat))).all())
+        True
+        """
+        other = Tracker.__new__(Tracker)
+        for name in Tracker.__slots__:
+            if hasattr(self, name):
+                setattr(other, name, getattr(self, name))
+        other.hand = hand
+        other.table = self.table.copy() if table is None else table
+        if table is not None:
+            table[:] = self.table
+        other._hands = list(self._hands)
+        other._known = list(self._known)
+        other._unplayed = list(self._unplayed)
+        if hasattr(self, "_kinds"):
+            other._kinds = list(self._kinds)
+        if self._tricks is not None:
+            other._tricks = self._tricks.copy()
+        return other
+
     @property
     def to_act(self) -> int:
         """The seat to act (0–3 = N, W, S, E), -1 once the hand is over."""

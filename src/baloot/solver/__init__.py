@@ -19,6 +19,6 @@ It stands on :mod:`baloot.core` alone: the rules of play and the scoring are the
 True
 """
 
-from baloot.solver._api import Mode, accelerated, solve, values
+from baloot.solver._api import Mode, accelerated, solve, values, world_values
 
-__all__ = ["Mode", "accelerated", "solve", "values"]
+__all__ = ["Mode", "accelerated", "solve", "values", "world_values"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 from array import array
+from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 from types import ModuleType
@@ -156,6 +158,34 @@ def values(hand: Hand, mode: Mode | str = Mode.SCORE) -> dict[Action, int]:
             declared.apply(action)
             result[action] = solve(declared, Mode.SCORE)
     return result
+
+
+def world_values(
+    hand: Hand, worlds: Sequence[tuple[int, int, int, int]], mode: Mode | str = Mode.SCORE
+) -> list[dict[Action, int]]:
+    """:func:`values` of ``hand`` with the seats' cards replaced by each of ``worlds`` (each
+    seat's cards as a mask, N, W, S, E), after the first trick: the same play so far and the
+    same stakes, only who holds which unplayed card differs. A searching bot solves many
+    guesses of the hidden cards this way without building a hand for each; a guess that
+    would change what is scored beyond the cards (who holds Baloot) needs its own hand.
+
+    >>> hand = _example()
+    >>> world_values(hand, [hand.position().hands]) == [values(hand)]
+    True
+    """
+    if hand.trick_number == 0:
+        raise ValueError("worlds are solved this way after the first trick")
+    score = Mode(mode) is Mode.SCORE
+    problem = Problem.of(_position(hand, score), score=score, root_declares=False)
+    team = problem.to_act & 1
+    legal = hand.legal_actions()
+    found = []
+    for cards in worlds:
+        searched = search(dataclasses.replace(problem, hands=cards), want_values=True)
+        assert isinstance(searched, list)
+        plays = {(card, ekka): _for_team(problem, v, team) for card, ekka, v in searched}
+        found.append({a: plays[(a.card.index, a.ekka)] for a in legal if a.card is not None})
+    return found
 
 
 def _position(hand: Hand, score: bool) -> Position:
