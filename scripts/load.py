@@ -41,7 +41,10 @@ message past the last ``v``, or a snapshot with a later ``v`` or another view), 
 answering at once after a drop. Checked then: ``v`` never goes back (``v_backwards``), an act
 acknowledged before the drop is in the table (``lost_ack``: its event's ``v`` is reached), and
 the hand has no fewer actions (``lost_action``). ``--kill-one-at S`` SIGKILLs the first server
-(its process group) S seconds in.
+(its process group) S seconds in; ``--pause-one-at S`` freezes it (SIGSTOP) for ``--pause-for``
+seconds, then lets it go on (SIGCONT). A table that keeps silent past ``--timeout`` is counted
+as an error and waited for, never left to play on behind a new one: the tables in play are
+always the ones asked for, so ``tables_created`` is at most ``--tables`` plus ``matches_over``.
 
 Measured per human decision: act -> ack, and act -> the numbered message that follows the
 ack (the ``event`` of the action itself), in milliseconds; ``next`` -> ack and hint -> its
@@ -413,6 +416,7 @@ class Client:
             last_heard = time.perf_counter()
             awaiting_next = False
             hinted_at = -1  # the number of actions of the turn a hint was asked in
+            late: dict[str, int] = {}  # the timeouts counted for a message in flight, by id
 
             async def send(kind: str, now: float) -> tuple[str, str, float, float | None]:
                 nonlocal last_sent
@@ -436,7 +440,7 @@ class Client:
                     if scheduled is not None:
                         until = min(until, scheduled[1])
                     if pending is not None:
-                        until = min(until, pending[2] + timeout)
+                        until = min(until, pending[2] + timeout * (1 + late.get(pending[1], 0)))
                     else:
                         until = min(until, last_heard + timeout)
                     try:
@@ -449,12 +453,16 @@ class Client:
                                 continue
                             pending = await send(scheduled[0], now)
                             scheduled = None
-                        elif pending is not None and now >= pending[2] + timeout:
+                        # A slow table is counted and waited for, never left to play on
+                        # behind a new one: the tables in play stay the ones asked for.
+                        elif pending is not None and now >= pending[2] + timeout * (
+                            1 + late.get(pending[1], 0)
+                        ):
                             stats.errors[f"timeout:{pending[0]}"] += 1
-                            return OVER
+                            late[pending[1]] = late.get(pending[1], 0) + 1
                         elif pending is None and scheduled is None and now >= last_heard + timeout:
                             stats.errors["timeout:silence"] += 1
-                            return OVER
+                            last_heard = now
                         continue
                     now = time.perf_counter()
                     heard_before, last_heard = last_heard, now
@@ -621,6 +629,7 @@ def wait_ready(server: subprocess.Popen[bytes], port: int, seconds: float = 60.0
 def stop_server(server: subprocess.Popen[bytes]) -> int | None:
     """Stop the server (SIGTERM, then SIGKILL), then whatever of its process group is left."""
     if server.poll() is None:
+        signal_group(server, signal.SIGCONT)  # a paused server hears nothing else
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(timeout=20)
@@ -629,6 +638,12 @@ def stop_server(server: subprocess.Popen[bytes]) -> int | None:
             server.wait(timeout=10)
     kill_group(server)
     return server.returncode
+
+
+def signal_group(server: subprocess.Popen[bytes], signum: int) -> None:
+    """Send ``signum`` to the server's process group (its bot workers too), if it is there."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signum)
 
 
 def kill_group(server: subprocess.Popen[bytes]) -> None:
@@ -827,6 +842,8 @@ def _measure(
     began = time.monotonic()
     kill_at = None if args.kill_one_at is None else began + args.kill_one_at
     killed_at: float | None = None
+    pause_at = None if args.pause_one_at is None else began + args.pause_one_at
+    paused_at: float | None = None
     stats = Stats()
     failures: list[str] = []
     received = 0
@@ -842,11 +859,28 @@ def _measure(
                 file=sys.stderr,
                 flush=True,
             )
+        if pause_at is not None and now >= pause_at:
+            # A node that freezes (a long pause, a frozen machine) and then goes on.
+            if paused_at is None:
+                signal_group(servers[0].process, signal.SIGSTOP)
+                paused_at = now - began
+                pause_at = now + args.pause_for
+            else:
+                signal_group(servers[0].process, signal.SIGCONT)
+                pause_at = None
+            print(
+                f"load: {'paused' if pause_at else 'resumed'} server {servers[0].node}"
+                f" at {now - began:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         if now >= next_sample:
             usage.sample(keep_rss=now - began <= args.seconds)
             next_sample += 1.0
-        wake = (
-            next_sample if kill_at is None or killed_at is not None else min(next_sample, kill_at)
+        wake = min(
+            next_sample,
+            kill_at if kill_at is not None and killed_at is None else next_sample,
+            pause_at if pause_at is not None else next_sample,
         )
         try:
             _, data = results.get(timeout=max(0.0, wake - time.monotonic()))
@@ -882,6 +916,7 @@ def _measure(
         "redirects": stats.redirects,
         "failover_redirects": stats.failover_redirects,
         "killed_at_s": None if killed_at is None else round(killed_at, 2),
+        "paused_at_s": None if paused_at is None else round(paused_at, 2),
         "drops": stats.drops,
         "tables_failed_over": stats.failed_over,
         "failover_s": percentiles(stats.failover_s),
@@ -1024,6 +1059,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="SIGKILL the first server then (with --servers 2 or more): the clients fail over",
     )
+    parser.add_argument(
+        "--pause-one-at",
+        type=float,
+        metavar="SECONDS",
+        help="SIGSTOP the first server then, and SIGCONT it --pause-for seconds later",
+    )
+    parser.add_argument(
+        "--pause-for", type=float, default=3.0, help="how long the pause lasts, s (3)"
+    )
     args = parser.parse_args(argv)
     if args.saturate:
         args.tables = args.tables or 50
@@ -1048,6 +1092,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--kill-one-at needs --servers 2 or more (another node to go on)")
         if not 0 < args.kill_one_at < args.seconds:
             parser.error("--kill-one-at is a time within --seconds")
+    if args.pause_one_at is not None and not (
+        0 < args.pause_one_at < args.seconds and 0 < args.pause_for <= 600
+    ):
+        parser.error("--pause-one-at is a time within --seconds, --pause-for 0-600 s")
     args.clients = min(args.clients, args.tables)
     # Ctrl-C and SIGTERM both unwind through the finally blocks that stop the server and
     # the clients (even when started with SIGINT ignored, as a background job is).
