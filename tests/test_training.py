@@ -220,3 +220,22 @@ def test_the_endgame_averages_the_solver_over_every_world_the_seat_cannot_tell_a
     assert found is not None
     assert found == pytest.approx(exact)
     assert index_of(max(found, key=found.__getitem__)) >= 36  # a card
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_forked_tracker_follows_its_copy_of_the_hand_as_the_seats_views_say(seed: int) -> None:
+    from baloot.rl.observation import encode
+    from baloot.rl.tracker import Tracker
+
+    rng = random.Random(seed)
+    hand = Hand.new(rng=rng, dealer=Seat(rng.randrange(4)))
+    tracker = Tracker(hand)
+    fork_at = rng.randrange(40)
+    while not hand.is_over:
+        if len(hand.actions) == fork_at:
+            hand = hand.copy()
+            tracker = tracker.fork(hand)
+        tracker.follow(hand.apply(hand.announced(rng.choice(hand.legal_actions()))))
+        if not hand.is_over:
+            for seat in Seat:
+                assert (tracker.observe(seat) == encode(SeatView.of(hand, seat))).all()

@@ -218,19 +218,15 @@ class Tracker:
         """
         other = Tracker.__new__(Tracker)
         for name in Tracker.__slots__:
-            if hasattr(self, name):
-                setattr(other, name, getattr(self, name))
+            if hasattr(self, name):  # the compiled play's kinds exist once the play began
+                value = getattr(self, name)
+                if isinstance(value, list | np.ndarray):
+                    value = value.copy()
+                setattr(other, name, value)
         other.hand = hand
-        other.table = self.table.copy() if table is None else table
         if table is not None:
             table[:] = self.table
-        other._hands = list(self._hands)
-        other._known = list(self._known)
-        other._unplayed = list(self._unplayed)
-        if hasattr(self, "_kinds"):
-            other._kinds = list(self._kinds)
-        if self._tricks is not None:
-            other._tricks = self._tricks.copy()
+            other.table = table
         return other
 
     @property
