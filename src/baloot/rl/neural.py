@@ -56,8 +56,10 @@ EXPERT_CALLS: Final = {"fast": ""}
 #: worlds (``draws=``): the defaults keep a decision within its millisecond on average.
 ENDGAME: Final = 3
 DRAWS: Final = 16
+#: Searched values closer than this (game points) are a tie, which the network breaks.
+TIE: Final = 1e-6
 #: The namings of the suits the network's values are averaged over (``average=``).
-AVERAGE: Final = 1
+AVERAGE: Final = 6
 NEEDS: Final = "the neural bot needs NumPy: pip install 'pybaloot[rl]'"
 
 
@@ -172,13 +174,16 @@ class NeuralBot:
         self, view: SeatView, legal: Sequence[Action], searched: dict[Action, float] | None = None
     ) -> Action:
         """The legal action the network values most; with ``searched``, the one of highest
-        searched value, the network's value breaking ties."""
+        searched value, the network's value breaking a tie."""
         from baloot.rl.action_space import index_of
 
+        if searched is not None:
+            top = max(searched.values())
+            legal = [action for action in legal if searched[action] >= top - TIE]
+            if len(legal) == 1:
+                return legal[0]
         values = self.values(view)
-        if searched is None:
-            return max(legal, key=lambda action: float(values[index_of(action)]))
-        return max(legal, key=lambda action: (searched[action], float(values[index_of(action)])))
+        return max(legal, key=lambda action: float(values[index_of(action)]))
 
     def values(self, view: SeatView) -> Floats:
         """The network's value of each action of the action space in ``view``."""
