@@ -48,6 +48,10 @@ SCALE: Final = 10.0
 #: The curve's first columns, one row a round; then each judge's (:class:`Judge`).
 CURVE: Final = ("round", "cpu_hours", "deals", "labels", "loss", "rate")
 
+#: The bot's options when the network is judged: the network alone, without the endgame's
+#: search or the averaging over the suits' names, which would hide what training changed.
+JUDGED: Final = "endgame=0,average=1"
+
 Floats = npt.NDArray[np.float32]
 Layers = list[tuple[Floats, Floats]]
 
@@ -267,12 +271,13 @@ def _centred(values: Floats, legal: Floats) -> Floats:
 
 
 def judge(path: Path, against: str, pairs: int, seed: int = 0) -> tuple[float, float, float]:
-    """The network saved at ``path`` against the bot ``against``, in duplicate pairs of hands
-    (the same ``seed``, so the same deals, every time): its game points a hand less the
-    other's, with a 95 % interval."""
+    """The network saved at ``path``, alone (:data:`JUDGED`), against the bot ``against``, in
+    duplicate pairs of hands (the same ``seed``, so the same deals, every time): its game
+    points a hand less the other's, with a 95 % interval."""
     from baloot.bots.arena import ArenaConfig, run_arena
 
-    config = ArenaConfig(f"neural:weights={path}", against, pairs, seed=seed, hands=True)
+    judged = f"neural:weights={path},{JUDGED}"
+    config = ArenaConfig(judged, against, pairs, seed=seed, hands=True)
     return run_arena(config).points_per_hand()
 
 
