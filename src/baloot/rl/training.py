@@ -81,9 +81,12 @@ class TrainConfig:
     keep: int = 4
     batch: int = 256
     #: The first learning rate, falling to ``floor`` of it over ``decay_labels`` labels.
-    rate: float = 1e-4
+    rate: float = 3e-5
     floor: float = 0.1
     decay_labels: float = 2e7
+    #: A call's weight in the loss against a card's: a call's labels are whole hands, whose
+    #: spread would otherwise drive the layers the cards share.
+    call_weight: float = 0.25
     #: Every this many rounds the network joins the snapshot pool, which keeps ``pool``.
     snapshot_every: int = 5
     pool: int = 3
@@ -212,9 +215,12 @@ def train(
 ) -> float:
     """One pass of Adam over ``labels`` (every example under a random renaming of the suits
     that keeps the game); the mean loss. The loss counts the legal actions only, and only how
-    their values differ: each side centred on its mean over them."""
+    their values differ: each side centred on its mean over them; a call counts
+    ``config.call_weight`` of a card."""
     x = np.concatenate([part.observations for part in labels])
     values = np.concatenate([part.values for part in labels])
+    weight = np.where(np.concatenate([part.calls for part in labels]), config.call_weight, 1.0)
+    weight = weight.astype(np.float32)[:, None]
     legal = ~np.isnan(values)
     y = np.where(legal, values, 0.0).astype(np.float32) / SCALE
     m = legal.astype(np.float32)
@@ -243,9 +249,10 @@ def train(
             activations.append(np.maximum(z, 0) if i + 2 < len(params) else z)
         error = _centred(activations[-1], mb) - yb
         count = float(mb.sum())
-        total += float((error**2).sum() / count) * len(batch)
+        wb = weight[batch]
+        total += float((wb * error**2).sum() / count) * len(batch)
         done += len(batch)
-        grad = _centred(2 * error / count, mb)  # the centring is its own adjoint
+        grad = _centred(2 * wb * error / count, mb)  # the centring is its own adjoint
         grads: list[Floats] = []
         for i in range(len(params) - 2, -1, -2):
             grads[:0] = [activations[i // 2].T @ grad, grad.sum(axis=0)]
