@@ -147,12 +147,15 @@ def test_its_options_load_weights_of_ones_own_and_bound_the_search(tmp_path: Pat
     with pytest.raises(UnknownBotError, match="is not a network's weights"):
         make_bot(f"neural:weights={tmp_path / 'text.npz'}", random.Random(1))
     # a web table names no file of the server's machine
-    with pytest.raises(UnknownBotError, match="option 'weights' is not taken here"):
-        check_bot_name(f"neural:weights={own}", programs=False)
-    check_bot_name("neural:endgame=3,draws=64,average=24", programs=False)
+    with pytest.raises(UnknownBotError, match="option 'weights' is not taken at a web table"):
+        check_bot_name(f"neural:weights={own}", programs=False, bounded=True)
+    check_bot_name("neural:endgame=3,draws=64,average=24,calls=expert", bounded=True)
+    for bad in ("endgame=4", "draws=65", "average=25"):
+        with pytest.raises(UnknownBotError, match="is at most"):
+            check_bot_name(f"neural:{bad}", bounded=True)
     for bad in ("endgame=4", "draws=65", "draws=0", "average=25"):
         with pytest.raises(UnknownBotError, match="takes a whole number from"):
-            check_bot_name(f"neural:{bad}", programs=False)
+            check_bot_name(f"neural:{bad}")
 
 
 def test_with_calls_from_the_network_it_makes_the_call_the_network_values_most() -> None:

@@ -32,7 +32,14 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
-from baloot.bots.names import BotOptions, BotSpec, Program, Registered, UnknownBotError
+from baloot.bots.names import (
+    BotOptions,
+    BotSpec,
+    OptionBounds,
+    Program,
+    Registered,
+    UnknownBotError,
+)
 from baloot.bots.names import parse_bot_name as parse_bot_name
 from baloot.table.players import Bot, close_bot
 
@@ -187,17 +194,19 @@ def make_bot(name: str | BotSpec, rng: random.Random) -> Bot:
     return factory(rng, spec.options)
 
 
-def check_bot_name(name: str, *, programs: bool = True) -> BotSpec:
+def check_bot_name(name: str, *, programs: bool = True, bounded: bool = False) -> BotSpec:
     """What ``name`` names, checked: the bot exists, takes its options and can be made, or the
-    program can be found. With ``programs`` False, only registered bots are accepted (a web
-    table), and none with an option that names a file of this machine (a bot's
-    ``LOCAL_OPTIONS``, such as the ``neural`` bot's ``weights``)."""
+    program can be found. With ``programs`` False, only registered bots are accepted. With
+    ``bounded`` (a name a web table's client gave), only the options the bot declares in its
+    ``CLIENT_OPTIONS`` (an :class:`~baloot.bots.names.OptionBounds`), within their bounds: a
+    client chooses a bot and its level, never a budget that would hold its table up, nor a
+    file of the server's machine (the ``neural`` bot's ``weights``)."""
     spec = parse_bot_name(name)
     if isinstance(spec, Registered):
-        local = set(getattr(available_bots().get(spec.name), "LOCAL_OPTIONS", ()))
-        if not programs and local & set(spec.options):
-            option = sorted(local & set(spec.options))[0]
-            raise UnknownBotError(f"bot {name!r}: option {option!r} is not taken here")
+        factory = available_bots().get(spec.name)
+        if bounded and factory is not None:
+            bounds = getattr(factory, "CLIENT_OPTIONS", None)
+            (bounds if isinstance(bounds, OptionBounds) else OptionBounds()).check(spec.options)
         try:
             bot = make_bot(spec, random.Random(0))
         except UnknownBotError:

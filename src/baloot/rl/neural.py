@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Final
 
 from baloot.bots.expert import ExpertBot
 from baloot.bots.heuristic import HeuristicBot
-from baloot.bots.names import BotOptions, UnknownBotError
+from baloot.bots.names import BotOptions, OptionBounds, UnknownBotError
 from baloot.core.actions import Action, Verb
 from baloot.core.vocabulary import Phase
 from baloot.rl.endgame import MOST_DRAWS, MOST_TRICKS, card_values
@@ -96,8 +96,11 @@ class NeuralBot:
     """The learned player (see the module): the network plays the cards; ``calls`` (an
     option, ``heuristic`` or ``expert``) calls, and the heuristic bot declares."""
 
-    #: Options that name a file of this machine: a web table does not take them.
-    LOCAL_OPTIONS: Final = ("weights",)
+    #: What a web table's client may ask: who calls, the prior, and the search within its
+    #: bounds; never ``weights``, a file of the server's machine.
+    CLIENT_OPTIONS: Final = OptionBounds(
+        free=("calls", "prior"), most={"endgame": MOST_TRICKS, "draws": MOST_DRAWS, "average": 24}
+    )
 
     __slots__ = (
         "_average",

@@ -219,8 +219,8 @@ def train(
     ``config.call_weight`` of a card."""
     x = np.concatenate([part.observations for part in labels])
     values = np.concatenate([part.values for part in labels])
-    weight = np.where(np.concatenate([part.calls for part in labels]), config.call_weight, 1.0)
-    weight = weight.astype(np.float32)[:, None]
+    calls = np.concatenate([part.calls for part in labels])
+    weight: Floats = np.where(calls, config.call_weight, 1.0).astype(np.float32)[:, None]
     legal = ~np.isnan(values)
     y = np.where(legal, values, 0.0).astype(np.float32) / SCALE
     m = legal.astype(np.float32)
@@ -252,7 +252,7 @@ def train(
         wb = weight[batch]
         total += float((wb * error**2).sum() / count) * len(batch)
         done += len(batch)
-        grad = _centred(2 * wb * error / count, mb)  # the centring is its own adjoint
+        grad = _centred(wb * error * np.float32(2 / count), mb)  # the centring is its own adjoint
         grads: list[Floats] = []
         for i in range(len(params) - 2, -1, -2):
             grads[:0] = [activations[i // 2].T @ grad, grad.sum(axis=0)]
