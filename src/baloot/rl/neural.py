@@ -136,6 +136,10 @@ class NeuralBot:
         self._draws = options.integer("draws", DRAWS, 1, MOST_DRAWS)
         #: How many namings of the suits the network's values are averaged over.
         self._average = options.integer("average", AVERAGE, 1, 24)
+        if self._average > 1:
+            from baloot.rl.suits import renamings
+
+            renamings()  # built once a process, here rather than in a decision's time
         self._declarer = HeuristicBot(self.rng)
         #: Who calls: None when the network does.
         self._caller: Bot | None = (
