@@ -385,7 +385,7 @@ class Client:
             elif v < seat.must_reach:
                 stats.errors["lost_ack"] += 1
             match = message.get("match", {})
-            actions = len(message["view"].get("actions", []))
+            actions = len((message["view"] or {}).get("actions", []))  # none before the deal
             if match.get("hand") == seat.hand and actions < seat.actions:
                 stats.errors["lost_action"] += 1
             if v <= seat.v_at_drop and message["view"] == seat.view_at_drop:
@@ -520,8 +520,13 @@ class Client:
                                 scheduled = "act", max(now, last_sent + MIN_INTERVAL)
                         continue
                     if kind in ("snapshot", "event", "deal", "hand-over"):
-                        seat.view = message["view"]
+                        seat.view = message["view"] or {}  # no view: the first hand not dealt
                         seat.actions = len(seat.view.get("actions", []))
+                    fair = (message.get("match") or {}).get("fair")
+                    if kind == "snapshot" and message["view"] is None and fair is not None:
+                        # The first hand waits for the human's entropy, sent as a page does.
+                        given = {"hand": fair["hand"], "entropy": rng.randbytes(16).hex()}
+                        await ws.send(json.dumps({"type": "entropy", "id": "e1", **given}))
                     if kind == "event":
                         stats.events += 1
                         if not resumed and not str(message.get("action", "")).startswith(SEAT):

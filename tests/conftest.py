@@ -80,8 +80,9 @@ def game(tmp_path: Path) -> Path:
 
 Opener = Callable[[], Store]
 
-#: A hall's waits for tests: bots at once, a third of a second for an absent human and ``next``.
-FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3}
+#: A hall's waits for tests: bots at once, a third of a second for an absent human, ``next``
+#: and the first hand's entropy (a test that gives it sets a longer ``deal_wait``).
+FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3, "deal_wait": 0.3}
 
 
 def _test_deals() -> random.Random:

@@ -17,6 +17,7 @@ from spec_example import SUMMARY_JSON as SPEC_JSON
 from baloot import Card, Rules
 from baloot.records.record import loads
 from baloot.records.replay import replay
+from baloot.records.writer import dumps
 
 COMMANDS = ["replay", "validate", "verify", "deal", "random"]
 
@@ -112,6 +113,29 @@ def test_replay_reads_standard_input() -> None:
     result = baloot("replay", "-", "--json", stdin=record_text(ACTIONS))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == SPEC_JSON
+
+
+def test_a_hands_x_stand_in_is_read_and_kept_by_replay_validate_and_a_round_trip(
+    tmp_path: Path,
+) -> None:
+    """A match record's hand may hold its own ``x_*`` keys, such as the server's
+    ``x_stand_in`` (the decisions a stand-in made for a human): read, kept, written back."""
+    match = (
+        'format = "baloot/1"\nplayers = { N = "Noura", W = "bot:heuristic", S = "Saad", '
+        f'E = "bot:heuristic" }}\n\n[[hands]]\ndealer = "E"\ndeck = "{DECK}"\n'
+        f"actions = {json.dumps(ACTIONS)}\nx_stand_in = [3, 7, 11]\n"
+    )
+    path = tmp_path / "match.baloot"
+    path.write_text(match, encoding="utf-8")
+    validated = baloot("validate", str(path))
+    assert validated.returncode == 0 and ": ok (1 hand, complete" in validated.stdout
+    replayed = baloot("replay", str(path), "--json")
+    assert replayed.returncode == 0 and json.loads(replayed.stdout)["hands"] == SPEC_JSON["hands"]
+    record = loads(match)
+    assert record.hands[0].metadata == {"x_stand_in": [3, 7, 11]}
+    for text in (dumps(record), dumps(record, json=True)):
+        assert loads(text) == record
+    assert "x_stand_in = [3, 7, 11]" in dumps(record).split("[[hands]]")[1]
 
 
 def test_replay_of_an_illegal_action(illegal: Path) -> None:

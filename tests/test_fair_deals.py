@@ -19,13 +19,14 @@ from conftest import Server
 from hypothesis import given
 from hypothesis import strategies as st
 from test_server import Seen, create
+from test_server_analysis import stored_match
 
 from baloot.core.cards import CARDS
 from baloot.core.errors import RecordError
 from baloot.core.match import Match
 from baloot.core.seats import Seat
 from baloot.records.fair import Fair, FairError, derived_deck
-from baloot.records.record import Record, loads
+from baloot.records.record import Record, UnprovenHandError, loads, loads_all
 from baloot.records.writer import dumps
 from baloot.server.journal import Step
 from baloot.server.room import Room
@@ -172,6 +173,58 @@ def test_verify_and_validate_refuse_a_tampered_deal(tmp_path: Path, tampered: st
     assert validated.stdout.startswith(f"{path}: not a record: hand 2: not a fair deal: ")
 
 
+def stripped(hand: int, *, as_json: bool = False) -> str:
+    """The record of :func:`fair_match` with the proof of hand ``hand`` taken out."""
+    record = loads(fair_match())
+    record.hands[hand - 1].fair = None
+    return dumps(record, json=as_json)
+
+
+def test_a_record_with_one_hand_unproven_among_proven_ones_is_refused_naming_it() -> None:
+    for hand in (1, 2):
+        with pytest.raises(UnprovenHandError, match=f"^hand {hand}: not a fair deal: no fair"):
+            loads(stripped(hand))
+        with pytest.raises(UnprovenHandError, match=f"^hand {hand}: "):
+            loads(stripped(hand), check_fair=False)
+    lines = [json.dumps(json.loads(stripped(hand, as_json=True))) for hand in (1, 2)]
+    with pytest.raises(UnprovenHandError, match=r"^line 1: hand 1: not a fair deal: "):
+        loads_all("\n".join(lines))
+
+
+def test_verify_validate_and_replay_refuse_a_stripped_proof_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "stripped.baloot"
+    path.write_text(stripped(2), encoding="utf-8")
+    why = "hand 2: not a fair deal: no fair table, where other hands of the record hold one"
+    verified = baloot("verify", str(path))
+    assert (verified.returncode, verified.stdout) == (1, f"{path}: NOT FAIR: {why}\n")
+    validated = baloot("validate", str(path))
+    assert (validated.returncode, validated.stdout) == (1, f"{path}: not fair: {why}\n")
+    replayed = baloot("replay", str(path))
+    assert (replayed.returncode, replayed.stdout) == (1, f"{why}\n")
+    replayed = baloot("replay", "--json", str(path))
+    assert replayed.returncode == 1
+    assert json.loads(replayed.stdout) == {"error": {"hand": 2, "reason": why.split(": ", 1)[1]}}
+    assert "Traceback" not in verified.stderr + validated.stderr + replayed.stderr
+
+
+def test_a_closed_tables_record_proves_the_hand_in_play_too(tmp_path: Path) -> None:
+    room = Room.create({Seat.S: Player.human("Saad")})
+    room.deal()  # the wait for South's entropy is over
+    path = tmp_path / "closed.baloot"
+    path.write_text(dumps(room.table.record()), encoding="utf-8")  # hand 1 in play
+    assert loads(path.read_text(encoding="utf-8")).hands[0].fair is not None
+    assert baloot("verify", str(path)).returncode == 0
+
+
+def test_a_kept_record_with_an_unproven_hand_is_a_409_at_its_analysis(server: Server) -> None:
+    """A record a server kept before every hand held its proof is refused in one line."""
+    assert server.client is not None and server.hall is not None
+    stored_match(server.hall.store, "old", stripped(2))
+    response = server.client.get("/api/tables/old/hands/1/analysis")
+    assert response.status_code == 409
+    assert response.json() == {"error": "the record of this table cannot be read"}
+
+
 def test_verify_of_a_record_without_fair_tables_or_not_a_record(tmp_path: Path) -> None:
     path = tmp_path / "plain.baloot"
     path.write_text(f'format = "baloot/1"\ndealer = "E"\ndeck = "{DECK}"\nactions = []\n')
@@ -223,13 +276,14 @@ def published(messages: list[dict[str, Any]]) -> dict[int, str]:
 
 
 def test_a_room_reveals_each_secret_only_at_its_hand_over_and_restores_its_decks() -> None:
-    room = Room.create({Seat.S: Player.human("Saad")}, entropy={Seat.S: b"\x9f"})
+    room = Room.create({Seat.S: Player.human("Saad")})
     first = room.published_fair()
-    assert first is not None and first["hand"] == 1 and first["entropy"] == {"S": "9f"}
+    assert first is not None and first["hand"] == 1 and first["entropy"] == {}
     config = room.config(timer=None, public=False, created=0.0)
     south, out = room.connect(room.tokens[Seat.S])
     _, more = room.connect(None)
-    sent = [message for _, message in out + more]
+    given = {"type": "entropy", "id": "e1", "hand": 1, "entropy": "9f"}  # after the commitment
+    sent = [message for _, message in out + more + room.receive(south, json.dumps(given))]
     number = 0
     while room.table.waiting().kind.value != "over" and len(room.table.match.hands) < 4:
         while room.waiting_for_bot():
@@ -263,14 +317,12 @@ def test_a_room_reveals_each_secret_only_at_its_hand_over_and_restores_its_decks
         assert hashlib.sha256(bytes.fromhex(secret)).hexdigest() == commitments[hand]
         dealt = room.table.match.hands[hand - 1].deck
         assert Fair.from_json({k: v for k, v in reveal.items() if k != "hand"}).deck() == dealt
-        if hand > 1:
-            assert reveal["entropy"] == {"S": (bytes([hand - 1]) * 16).hex()}
+        given_then = bytes([hand - 1]) * 16 if hand > 1 else b"\x9f"
+        assert reveal["entropy"] == {"S": given_then.hex()}
         before = sent[: next(i for i, m in enumerate(sent) if m.get("fair") == reveal)]
         assert all(secret not in json.dumps(message) for message in before)
     record = loads(dumps(room.table.record()))  # the reader checks every fair table
-    assert [hand.fair is not None for hand in record.hands] == [True] * finished + [False] * (
-        len(record.hands) - finished
-    )
+    assert all(hand.fair is not None for hand in record.hands)  # the hand in play's too
     _, steps = room.take_steps()
     stored = [Step.from_json(json.loads(json.dumps(step.to_json()))) for step in steps]
     back = Room.from_config(config, stored)
@@ -291,7 +343,9 @@ def test_fair_deals_from_the_same_secret_source_are_the_same_and_still_fair() ->
 
     def made(seed: int) -> Room:
         source = random.Random(seed)
-        return Room.create({Seat.S: Player.human("Saad")}, secret_bytes=source.randbytes)
+        room = Room.create({Seat.S: Player.human("Saad")}, secret_bytes=source.randbytes)
+        room.deal()  # the wait for South's entropy is over
+        return room
 
     first, again, other = made(1), made(1), made(2)
     assert first.published_fair() is not None
@@ -300,9 +354,11 @@ def test_fair_deals_from_the_same_secret_source_are_the_same_and_still_fair() ->
     assert first.table.record().hands[0].deck == again.table.record().hands[0].deck
 
 
-def test_an_undone_deal_is_dealt_again_from_the_same_fair_table() -> None:
+def test_a_stored_undo_across_a_deal_deals_again_from_the_same_fair_table() -> None:
+    """A table kept before undo stopped at the hand-over comes back as it was played."""
     room = Room.create({Seat.S: Player.human("Saad")})
     south, _ = room.connect(room.tokens[Seat.S])
+    room.receive(south, json.dumps({"type": "entropy", "id": "e1", "hand": 1, "entropy": "01"}))
     table = room.table
 
     def play_to_hand_2(entropy: str) -> None:
@@ -319,7 +375,7 @@ def test_an_undone_deal_is_dealt_again_from_the_same_fair_table() -> None:
 
     play_to_hand_2("aa")
     dealt = table.hand.deck
-    table.undo(Seat.S)
+    table.undo_stored(Seat.S)
     assert len(table.match.hands) == 1
     play_to_hand_2("bb")  # later entropy changes nothing: the deal was seen already
     assert table.hand.deck == dealt
@@ -334,11 +390,8 @@ def test_a_server_commits_before_the_players_speak_and_keeps_the_proof_across_a_
 ) -> None:
     client = server.client
     assert client is not None
-    assert client.post(
-        "/api/tables", json={"seats": {"S": "human"}, "entropy": {"S": "XY"}}
-    ).json() == {"error": "entropy must be 1 to 64 bytes as lowercase hex (seat S)"}
-    created = create(client, entropy={"S": "9f" * 16})
-    assert created["fair"]["hand"] == 1 and created["fair"]["entropy"] == {"S": "9f" * 16}
+    created = create(client)  # hand 1 is dealt once its short wait for South's entropy ends
+    assert created["fair"]["hand"] == 1 and created["fair"]["entropy"] == {}
     table, token = created["table"], created["seats"]["S"]["token"]
     url = f"/ws/tables/{table}?token={token}"
     messages: list[dict[str, Any]] = []

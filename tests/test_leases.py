@@ -19,9 +19,10 @@ from conftest import Opener
 from helpers import WAIT
 from psycopg import sql
 
+from baloot.core.seats import Seat
 from baloot.server import storage
-from baloot.server.journal import TableConfig
-from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Node
+from baloot.server.journal import Step, StepKind, TableConfig
+from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, LeaseLost, Node
 from baloot.server.lobby import LOBBY_CHANNEL, LobbyListener
 from baloot.server.storage import StorageError, Store, open_store
 
@@ -237,6 +238,94 @@ def test_a_late_renewal_racing_a_take_leaves_one_holder(store: Store, opener: Op
         assert renewed[i] != taken[i], f"t{i}: a renewed {renewed[i]}, b took {taken[i]}"
 
 
+# -- the fence --------------------------------------------------------------------------
+
+
+def step(v: int) -> Step:
+    return Step(StepKind.SEAT, v=v, seat=Seat.S)
+
+
+def test_every_take_of_a_table_raises_its_epoch_even_after_its_lease_is_given_up(
+    store: Store,
+) -> None:
+    two_nodes(store)
+    store.create(config("t1"))
+    store.create(config("t2"))
+    epochs = [store.take_lease("t1", "a", now=1000.0, ttl=TTL).epoch]
+    epochs.append(store.take_lease("t1", "a", now=1001.0, ttl=TTL).epoch)  # its holder again
+    assert store.take_lease("t1", "b", now=1002.0, ttl=TTL).epoch == epochs[-1]  # not taken
+    store.release_lease("t1", "a")
+    epochs.append(store.take_lease("t1", "b", now=1002.0, ttl=TTL).epoch)
+    store.forget_node("b")
+    assert store.adopt("a", now=1003.0, ttl=TTL, limit=5) == ["t1", "t2"]
+    epochs.append(store.take_lease("t1", "a", now=1003.0, ttl=TTL).epoch - 1)  # adopted
+    assert epochs == [1, 2, 3, 4]
+    assert store.take_lease("t2", "a", now=1003.0, ttl=TTL).epoch == 2
+
+
+def test_a_write_under_a_lease_another_node_took_is_refused_and_nothing_of_it_is_kept(
+    store: Store,
+) -> None:
+    """A node paused past its lease, resumed after another took the table: its steps, its
+    match's end and its closing of the table are all refused by the database."""
+    two_nodes(store)
+    store.create(config("t1"))
+    store.create(config("t2"))
+    a = store.take_lease("t1", "a", now=1000.0, ttl=TTL).fence
+    store.append("t1", [step(1)], first=0, fence=a)
+    b = store.take_lease("t1", "b", now=1000.0 + TTL, ttl=TTL).fence  # a's lease ran out
+    assert (a.node, b.node, b.epoch) == ("a", "b", a.epoch + 1)
+    with pytest.raises(LeaseLost, match="t1: node a no longer holds its lease"):
+        store.append("t1", [step(2)], first=1, fence=a)
+    with pytest.raises(LeaseLost):
+        store.finish("t1", "record", {}, when=1010.0, fence=a)
+    with pytest.raises(LeaseLost):
+        store.close_table("t1", when=1010.0, fence=a)
+    mine = store.take_lease("t2", "a", now=1010.0, ttl=TTL).fence
+    with pytest.raises(LeaseLost):  # all or none: t2's steps are not kept either
+        store.append_batch([("t2", 0, [step(1)], mine), ("t1", 1, [step(2)], a)])
+    kept = {table.id: table.steps_read() for table in store.playing()}
+    assert kept == {"t1": [step(1)], "t2": []}
+    store.append("t1", [step(2)], first=1, fence=b)
+    store.release_lease("t1", "b")
+    with pytest.raises(LeaseLost):  # given up: nobody's writes pass until it is taken again
+        store.append("t1", [step(3)], first=2, fence=b)
+
+
+def test_a_write_racing_a_take_is_kept_before_the_take_or_refused(
+    store: Store, opener: Opener
+) -> None:
+    """Node a's lease expired; a writes a step while b takes the table and reads its
+    journal: either the step was kept before b's take (and b reads it) or it is refused,
+    never kept behind b's back (the lease row is locked while the write commits)."""
+    count = 150
+    two_nodes(store)
+    fences = {}
+    for i in range(count):
+        store.create(config(f"t{i}"))
+        fences[i] = store.take_lease(f"t{i}", "a", now=0.0, ttl=TTL).fence
+    written: dict[int, bool] = {}
+    read: dict[int, int] = {}
+
+    def act(node_store: Store, node: str, i: int) -> None:
+        if node == "a":
+            try:
+                node_store.append(f"t{i}", [step(1)], first=0, fence=fences[i])
+            except LeaseLost:
+                written[i] = False
+            else:
+                written[i] = True
+        else:
+            assert node_store.take_lease(f"t{i}", "b", now=1000.0, ttl=TTL).taken
+            kept = node_store.kept(f"t{i}")
+            assert kept is not None
+            read[i] = len(kept.steps)
+
+    race(opener, count, act)
+    for i in range(count):
+        assert read[i] == written[i], f"t{i}: a wrote {written[i]}, b read {read[i]} steps"
+
+
 def holder_name(store: Store, table_id: str, now: float) -> str | None:
     holder = store.holder(table_id, now=now)
     return None if holder is None else holder.name
@@ -318,7 +407,7 @@ def test_a_version_2_database_gets_the_nodes_leases_and_scores(
     opener().create(config("t1"))
     monkeypatch.setattr(storage, "MIGRATIONS", full)
     store = opener()
-    assert store.migrated == [3]
+    assert store.migrated == [3, 4]
     assert [
         (entry["table"], entry["hand"], entry["totals"]) for entry in store.public_playing()
     ] == [("t1", 1, {"NS": 0, "EW": 0})]

@@ -4,6 +4,7 @@ home: the pages' catalog, or the game's words of :mod:`baloot.words.pages`."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from importlib import resources
 from pathlib import Path
@@ -11,13 +12,14 @@ from pathlib import Path
 import pytest
 
 from baloot.analysis.marks import Mark
-from baloot.bots.levels import LEVELS
+from baloot.bots.base import available_bots
 from baloot.core.cards import Suit
 from baloot.core.projects import ProjectKind
 from baloot.core.reasons import ReasonCode
-from baloot.core.rules import CHOICES
+from baloot.core.rules import CHOICES, Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Level, Phase, QuestionKind, TrickWord
+from baloot.words.lobby import lobby_words
 from baloot.words.pages import page_words
 from baloot.words.strings import TABLES
 
@@ -166,6 +168,23 @@ def test_every_value_of_a_rule_flag_has_its_words() -> None:
     assert {f"choice_{value}" for value in values} - known == set()
 
 
+def test_every_bot_and_rule_flag_has_a_name_and_a_line_in_english_and_in_arabic() -> None:
+    """The lobby, the table, the history and an analysis name each bot of the registry and
+    each rule flag in the page's language: never by a code name, in Latin, on an Arabic page."""
+    flags = {field.name for field in dataclasses.fields(Rules)}
+    english, arabic = lobby_words("en"), lobby_words("ar")
+    assert set(english) == set(arabic)
+    for bot in available_bots():
+        assert english[f"bot_name_{bot}"] and english[f"bot_line_{bot}"], bot
+    for flag in flags:
+        assert english[f"flag_name_{flag}"] and english[f"flag_{flag}"], flag
+    assert {key.removeprefix("flag_name_") for key in english if key.startswith("flag_name_")} == (
+        flags
+    )
+    for key, text in arabic.items():
+        assert re.search(r"[\u0600-\u06ff]", text) and not re.search(r"[A-Za-z]", text), key
+
+
 def test_every_word_a_page_asks_for_by_name_is_in_the_catalog() -> None:
     known = words_of("EN")
     for path in [*STATIC.glob("*.js"), *STATIC.glob("*.html")]:
@@ -191,13 +210,17 @@ BUILT: dict[str, set[str]] = {
     "a_four_": {"locked", "open"},
     "choice_": {value for values in CHOICES.values() for value in values},
     "analysis_col_": {"plays", "calls"},
-    "bot_level_": set(LEVELS),
+    # Every bot of the registry and every rule flag has a name and a line (baloot.words.lobby).
+    "bot_name_": set(available_bots()),
+    "bot_line_": set(available_bots()),
+    "flag_name_": {field.name for field in dataclasses.fields(Rules)},
+    "flag_": {field.name for field in dataclasses.fields(Rules)},
     "reason_": {code.value for code in ReasonCode},
     "team_": {"NS", "EW"},
 }
-#: Prefixes whose word may be missing: the page shows the bare value (a preset's or an
-#: engine's name), the reason as said of any seat (one said to you), or nothing (a flag's help).
-OPTIONAL = {"preset_", "flag_", "you_", "preset_name_"}
+#: Prefixes whose word may be missing: the page shows the bare value (a preset's name), or the
+#: reason as said of any seat (one said to you).
+OPTIONAL = {"preset_", "you_", "preset_name_"}
 
 
 def test_every_word_a_page_builds_at_run_time_is_in_both_catalogs() -> None:

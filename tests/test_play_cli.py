@@ -191,6 +191,56 @@ def test_ctrl_c_ends_the_game_cleanly(started: Callable[[], None] | None) -> Non
     assert "Traceback" not in plain(child.before or "")
 
 
+def interrupted(command: str, args: list[str], cwd: Path, state: Path) -> str:
+    """What the game says after Ctrl-C at its second question, started as ``command``."""
+    child = pexpect.spawn(
+        command,
+        [*args, "--seed", "4", "--delay", "0", "--bots", "heuristic"],
+        encoding="utf-8",
+        dimensions=(50, 200),
+        timeout=WAIT,
+        env=environment(XDG_STATE_HOME=str(state)),
+        cwd=str(cwd),
+    )
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Interrupted: the game stops here")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    return plain(child.before or "")
+
+
+def test_ctrl_c_says_once_where_the_match_is_and_how_to_go_on(tmp_path: Path) -> None:
+    said = interrupted(sys.executable, ["-m", "baloot", "play"], tmp_path, tmp_path)
+    found = re.search(r"saved to (\S+\.baloot); continue it with: baloot play --resume (\S+)", said)
+    assert found and found[1] == found[2], said
+    assert said.count(found[1]) == 2 and said.count("saved to") == 1, said
+    assert Path(found[1]).parent == tmp_path / "pybaloot"
+
+
+def test_ctrl_c_of_a_game_started_by_scripts_play_names_scripts_play(tmp_path: Path) -> None:
+    """``scripts/play`` as it is, in a clone whose setup is done and whose ``baloot`` is this
+    one: the way to go on is the command the person typed."""
+    clone = tmp_path / "clone"
+    (clone / "scripts").mkdir(parents=True)
+    (clone / ".venv" / "bin").mkdir(parents=True)
+    script = clone / "scripts" / "play"
+    script.write_text((Path(__file__).parents[1] / "scripts" / "play").read_text())
+    setup = clone / "scripts" / "setup"
+    setup.write_text("#!/bin/sh\nexit 0\n")
+    baloot = clone / ".venv" / "bin" / "baloot"
+    baloot.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m baloot "$@"\n')
+    for program in (script, setup, baloot):
+        program.chmod(0o755)
+    said = interrupted("./scripts/play", [], clone, tmp_path)
+    found = re.search(r"continue it with: (.*) --resume (\S+\.baloot)", said)
+    assert found and found[1] == "./scripts/play", said
+    assert "baloot play" not in said and said.count("saved to") == 1, said
+
+
 def test_no_color_in_a_terminal() -> None:
     child = pexpect.spawn(
         sys.executable,
@@ -258,9 +308,8 @@ def test_the_same_seed_plays_the_same_match() -> None:
     first = play("--seed", "11", stdin="1\n" * 20)
     second = play("--seed", "11", stdin="1\n" * 20)
     # Everything up to the autosave line, whose file name holds the time.
-    assert (
-        first.stdout.split("Match record saved")[0] == second.stdout.split("Match record saved")[0]
-    )
+    kept = "The match so far is saved to"
+    assert kept in first.stdout and first.stdout.split(kept)[0] == second.stdout.split(kept)[0]
     assert "baloot play --resume" in first.stdout
     assert first.returncode == 1  # the input ended before the match
 

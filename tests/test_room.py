@@ -31,6 +31,7 @@ from baloot.records.writer import dumps
 from baloot.server import Connection, Room, RoomError
 from baloot.server.journal import JournalError
 from baloot.server.messages import MAX_MESSAGE, table_view
+from baloot.server.presence import PRESENCE_EVERY
 from baloot.server.requests import read_request
 from baloot.server.room import Outgoing
 from baloot.server.seating import token_digest
@@ -87,7 +88,8 @@ class Harness:
         return [message for _, message in out]
 
     def check_no_leak(self, connection: Connection, message: dict[str, Any]) -> None:
-        known = may_know(self.room.table.hand, connection.seat)
+        table = self.room.table
+        known = may_know(table.hand, connection.seat) if table.match.hands else ()  # not dealt
         found = cards_in_text(json.dumps(message, ensure_ascii=False))
         hidden = sorted(card.text for card in found - frozenset(known))
         if hidden:
@@ -119,7 +121,7 @@ class Harness:
 
 
 def _views(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [message["view"]] if "view" in message else []
+    return [message["view"]] if message.get("view") is not None else []
 
 
 def one_human_room(seed: int = 3, **kwargs: Any) -> Room:
@@ -278,17 +280,20 @@ def test_connecting_sends_a_snapshot_of_the_seats_view_the_match_and_the_seats()
 
 
 def test_leaving_and_coming_back_is_told_to_the_others_with_seat_messages() -> None:
-    harness = Harness(one_human_room())
+    now = [1_000.0]
+    harness = Harness(one_human_room(clock=lambda: now[0]))
     spectator = harness.connect(None)
     south = harness.connect(harness.room.tokens[Seat.S])
     again = harness.connect(harness.room.tokens[Seat.S])  # a second tab: no news
     assert spectator.messages[-1]["v"] == 1
     assert harness.deliver(harness.room.disconnect(again.connection)) == []
+    now[0] += PRESENCE_EVERY  # the seat's last news is old enough: told at once
     out = harness.deliver(harness.room.disconnect(south.connection))
     assert [(m["type"], m["seat"], m["connected"], m["v"]) for m in out] == [
         ("seat", "S", False, 2)
     ]
     assert harness.room.disconnect(south.connection) == []
+    now[0] += PRESENCE_EVERY
     harness.connect(harness.room.tokens[Seat.S])
     assert (spectator.messages[-1]["connected"], spectator.messages[-1]["v"]) == (True, 3)
 
@@ -888,6 +893,7 @@ def test_a_new_tables_seed_is_secret_wide_and_kept_in_its_record() -> None:
     assert all(seed is not None and 0 <= seed < 2**63 for seed in seeds)
     assert len(set(seeds)) == 16 and max(s for s in seeds if s is not None) >= 2**48
     room = Room.create({Seat.S: Player.human("S")})
+    room.deal()  # its wait for South's entropy is over
     text = dumps(room.table.record())
     assert loads(text).metadata["x_seed"] == room.table.seed
 

@@ -12,8 +12,11 @@ from typing import Any
 from test_room import Client, Harness, hand_over, types
 
 from baloot import Seat
+from baloot.records.record import loads
+from baloot.records.writer import dumps
 from baloot.server import Room
-from baloot.server.deadlines import Timing
+from baloot.server.deadlines import DeadlineKind, Timing
+from baloot.server.presence import PRESENCE_EVERY
 from baloot.server.talk import MAX_SAID
 from baloot.table import Player, WaitKind
 
@@ -254,3 +257,133 @@ def test_a_dropped_human_played_for_is_still_played_for_at_once_after_a_restart(
         else:
             again.step_bot()
     assert again.deadline().to_json() == deadline("stand-in", "S", 100)  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- presence
+
+
+def test_a_seat_that_connects_and_closes_in_a_loop_is_told_once_an_interval_and_stored_so() -> None:
+    """A reconnect loop is coalesced: no ``seat`` message and no step while the seat's
+    interval runs, then one for what holds at its end, and none for a change undone."""
+    harness, clients, clock = human_to_act()
+    room = harness.room
+    spectator = harness.connect(None)
+    room.take_steps()
+    harness.deliver(room.disconnect(clients[Seat.S].connection))  # told at T: its news waits
+    for turn in range(200):
+        clock.now = T + turn * 0.01
+        looping = harness.connect(room.tokens[Seat.S])
+        harness.deliver(room.disconnect(looping.connection))
+    assert "seat" not in types(spectator.messages)
+    assert room.take_steps()[1] == []
+    assert room.presence_due() == T + PRESENCE_EVERY
+    assert harness.connect(None).messages[0]["seats"]["S"]["connected"] is False  # as it is
+    clock.now = T + PRESENCE_EVERY
+    (left,) = harness.deliver(room.tell_presence())[:1]
+    assert (left["type"], left["seat"], left["connected"]) == ("seat", "S", False)
+    assert [step.kind.value for step in room.take_steps()[1]] == ["seat"]
+    clock.now += 1
+    back = harness.connect(room.tokens[Seat.S])
+    harness.deliver(room.disconnect(back.connection))  # back and gone again: no news
+    assert room.presence_due() is None and room.tell_presence() == []
+
+
+def test_a_seat_whose_stand_in_plays_for_it_counts_as_ready_for_the_next_hand() -> None:
+    """A friend dropped and played for by their stand-in is not waited for after the hand:
+    the hand is dealt as soon as the humans who are here are ready."""
+    harness, clients, _ = human_to_act(humans=(Seat.S, Seat.N))
+    room = harness.room
+    harness.deliver(room.disconnect(clients[Seat.N].connection))
+    while room.table.waiting().kind is not WaitKind.NEXT:
+        to_act = room.table.waiting()
+        if to_act.seat is Seat.N:
+            harness.deliver(room.time_out(Seat.N))
+        elif to_act.seat is Seat.S:
+            harness.play_first_legal(clients[Seat.S])
+        else:
+            harness.bots()
+    assert room.seating.stood_in(Seat.N)
+    out = harness.send(clients[Seat.S], {"type": "next", "id": "n1"})
+    assert types(out) == ["ack", "deal"] and out[1]["match"]["hand"] == 2
+    _, steps = room.take_steps()
+    again = Room.from_config(room.config(timer=None, public=False, created=0.0), steps)
+    assert again.v == room.v and again.table.hand_number == 2
+
+
+# --------------------------------------------------------------------------- humans gone
+
+
+def play_until_hand_over(harness: Harness, clock: FakeClock, clients: dict[Seat, Client]) -> None:
+    """Play the hand in play to its end: the connected humans of ``clients`` answer with
+    their first legal action, the bots and stand-ins when their deadline comes."""
+    room = harness.room
+    while room.table.waiting().kind is not WaitKind.NEXT:
+        to_act = room.table.waiting()
+        if room.waiting_for_bot():
+            harness.bots()
+        elif to_act.seat in clients and room.seating.connected(to_act.seat):
+            harness.play_first_legal(clients[to_act.seat])
+        else:
+            due = room.deadline()
+            assert due is not None and due.kind is DeadlineKind.STAND_IN and due.seat is not None
+            clock.now = max(clock.now, due.at)
+            harness.deliver(room.time_out(due.seat))
+
+
+def test_a_table_whose_humans_all_left_finishes_its_hand_then_pauses_until_one_is_back() -> None:
+    harness, clients, clock = human_to_act(humans=(Seat.S, Seat.N))
+    room = harness.room
+    spectator = harness.connect(None)
+    for client in clients.values():
+        harness.deliver(room.disconnect(client.connection))
+    play_until_hand_over(harness, clock, {})
+    over = spectator.numbered[-1]
+    assert over["type"] == "hand-over" and over["deadline"] is None
+    clock.now += 3600  # nobody is here: no hand is dealt, however long the table waits
+    assert room.deadline() is None and not room.waiting_for_bot()
+    assert room.table.hand_number == 1 and room.table.waiting().kind is WaitKind.NEXT
+    back = harness.connect(room.tokens[Seat.N])
+    snapshot = back.messages[0]
+    assert snapshot["match"]["hand"] == 1  # coming back deals nothing by itself
+    assert snapshot["deadline"] == deadline("next", None, clock.now - T + 30)  # a fresh wait
+    clock.now += 30
+    dealt = harness.deliver(room.deal())
+    assert dealt[0]["type"] == "deal" and dealt[0]["match"]["hand"] == 2
+
+
+def test_the_record_marks_each_decision_a_stand_in_made_for_a_human_and_no_bots() -> None:
+    """South is away from the start: every decision of South is its stand-in's, North's are
+    North's own, West's and East's their bots'; the record says so, also after a restart."""
+    harness, clients, clock = human_to_act(humans=(Seat.S, Seat.N))
+    room = harness.room
+    harness.deliver(room.disconnect(clients[Seat.S].connection))
+    north = {Seat.N: clients[Seat.N]}
+    play_until_hand_over(harness, clock, north)
+    harness.send(clients[Seat.N], {"type": "next", "id": "n1"})  # South's stand-in is ready
+    assert room.table.hand_number == 2
+    for _ in range(12):  # part of the second hand
+        to_act = room.table.waiting()
+        if to_act.seat is Seat.N:
+            harness.play_first_legal(clients[Seat.N])
+        elif to_act.seat is Seat.S:
+            harness.deliver(room.time_out(Seat.S))
+        else:
+            harness.deliver(room.step_bot())
+    record = room.table.record()
+    expected = [
+        [n for n, action in enumerate(hand.actions, 1) if action.startswith("S ")]
+        for hand in record.hands
+    ]
+    assert all(expected)
+    assert [hand.metadata["x_stand_in"] for hand in record.hands] == expected
+    _, steps = room.take_steps()
+    again = Room.from_config(room.config(timer=None, public=False, created=0.0), steps)
+    assert again.table.record().hands == record.hands
+    assert loads(dumps(record)).hands == record.hands
+
+
+def test_a_table_of_bots_alone_writes_no_stand_in_decisions() -> None:
+    room = Room.create({}, seed=3)
+    while not room.table.match.is_over:
+        room.step_bot()
+    assert all(not hand.metadata for hand in room.table.record().hands)

@@ -409,7 +409,9 @@ def test_a_client_cannot_seat_a_command_or_a_path(serving: Serving) -> None:
     for player in ("bot:cmd:python3 -c 1", f"bot:{SAMPLE}", "bot:./x"):
         message = refused(serving, {"seats": {"N": player}})
         assert message.startswith("seat N: bot ") and "only registered bots are taken" in message
-    assert "no option 'x'" in refused(serving, {"seats": {"N": "bot:heuristic:x"}})
+    assert "option 'x' is not taken at a web table" in refused(
+        serving, {"seats": {"N": "bot:heuristic:x"}}
+    )
 
 
 @pytest.mark.parametrize(

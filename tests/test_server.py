@@ -30,6 +30,7 @@ from baloot.records.replay import replay
 from baloot.server import hall as hall_module
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
+from baloot.server.leases import Fence
 from baloot.words import LANGUAGES
 from baloot.words.pages import page_words
 
@@ -101,10 +102,18 @@ def test_options_list_the_presets_flags_bots_timers_and_the_lobbys_first_bot(
     assert server.client is not None
     options = server.client.get("/api/options").json()
     assert {"classic", "federation"} <= set(options["presets"])
-    assert "heuristic" in options["bots"] and options["timers"] == [None, 15, 30, 60]
+    assert "heuristic" in options["bots"] and options["timers"] == [None, 10, 15, 30, 60]
     assert options["default_bot"] == "medium" and "medium" in options["bots"]
     flag = next(f for f in options["flags"] if f["name"] == "must_undertrump")
     assert flag["choices"] == [False, True]
+
+
+def test_a_table_may_have_a_ten_second_turn_timer(server: Server) -> None:
+    """The quickest turn timer the lobby offers: 10 s, for those who play fast."""
+    assert server.client is not None
+    created = create(server.client, timer=10)
+    described = server.client.get(f"/api/tables/{created['table']}").json()
+    assert described["timer"] == 10
 
 
 def test_creating_a_table_gives_one_link_per_human_seat_and_a_spectator_link(
@@ -235,7 +244,7 @@ def check_no_leak(seen: Seen, seat: Seat | None, hands: list[Hand]) -> list[str]
     for message in seen.messages:
         if message["type"] in ("snapshot", "deal", "hand-over"):
             number = message["match"]["hand"]
-        if "view" not in message:
+        if message.get("view") is None:  # no view, or none yet: the first hand is not dealt
             continue
         hand = hands[number - 1].copy()
         while len(hand.actions) > len(message["view"]["actions"]):
@@ -412,7 +421,7 @@ def test_a_table_of_two_humans_deals_the_next_hand_at_the_deadline_without_next(
     ):
         south, north = Seen(south_socket), Seen(north_socket)
         while True:
-            message = north.until(lambda m: "view" in m)
+            message = north.until(lambda m: m.get("view") is not None)
             if message["type"] == "hand-over":
                 break
             view = message["view"]
@@ -599,8 +608,9 @@ def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
         hall = Hall(opener(), **FAST)
         await hall.start()
         try:
-            first = asyncio.create_task(hall.commits.append("gone", 0, []))
-            second = asyncio.create_task(hall.commits.append("waiting", 0, []))
+            unfenced = Fence(hall.node, 0)
+            first = asyncio.create_task(hall.commits.append("gone", 0, [], unfenced))
+            second = asyncio.create_task(hall.commits.append("waiting", 0, [], unfenced))
             await asyncio.sleep(0)  # both are in the batch being written
             first.cancel()
             await asyncio.wait([second], timeout=WAIT)

@@ -24,7 +24,7 @@ from baloot.analysis import SolverAndBot, analyze_position, analyze_record
 from baloot.core.match import Match
 from baloot.records.record import Record, loads
 from baloot.records.writer import dumps
-from baloot.server.analyses import ANNULLED, IN_PROGRESS, Source
+from baloot.server.analyses import ANNULLED, IN_PROGRESS, NOT_DEALT, Source
 from baloot.server.journal import TableConfig
 from baloot.server.storage import Store, open_store
 
@@ -88,7 +88,10 @@ def test_a_hand_in_progress_is_refused_and_a_finished_one_analysed(server: Serve
     client = client_of(server)
     created = create(client)
     table, token = created["table"], created["seats"]["S"]["token"]
-    refused = client.get(API.format(table=table, hand=1))
+    hand_1 = API.format(table=table, hand=1)  # not dealt while its entropy is awaited
+    assert client.get(hand_1).json()["error"] in (NOT_DEALT, IN_PROGRESS)
+    assert wait_for(lambda: client.get(hand_1).json()["error"] == IN_PROGRESS)
+    refused = client.get(hand_1)
     assert refused.status_code == 409
     assert refused.json() == {"error": IN_PROGRESS, "finished": []}
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
@@ -126,7 +129,7 @@ def test_an_annulled_hand_waits_for_the_end_of_the_match() -> None:
         match.apply(call)
     assert match.hands[0].is_over
     source = Source.of_match(match, PLAYERS)
-    assert source.finished == () and source.refused == {1: ANNULLED}
+    assert source.finished == () and source.refused == {1: ANNULLED, 2: NOT_DEALT}
     stored = Source.of_record(dumps(Record.of(match)))
     assert stored.finished == (1,)  # once the match is no longer in play, it is shown
 

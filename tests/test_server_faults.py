@@ -15,28 +15,31 @@ import sqlite3
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 import pytest
 from conftest import FAST, Opener, Server
-from helpers import WAIT, free_port
+from helpers import WAIT, free_port, wait_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from test_external_bots import assert_ended, write_bot
 from test_serve_command import BALOOT, Serving
 from test_server import Seen, create, my_turn
+from test_storage import cut_off
 from websockets.sync.client import connect as ws_connect
 
 from baloot.core.seats import Seat
 from baloot.server import hall as hall_module
 from baloot.server.hall import Hall
-from baloot.server.live import CLOSE_UNRESTORABLE
+from baloot.server.live import CLOSE_TRY_AGAIN, CLOSE_UNRESTORABLE
+from baloot.server.node_duties import STORAGE_AWAY
 from baloot.server.room import Room
 from baloot.server.seating import RoomError
-from baloot.server.storage import StorageError, Store, open_store
+from baloot.server.storage import StorageAway, StorageError, Store, open_store
 
 
 def run(coroutine: Any) -> Any:
@@ -55,8 +58,9 @@ def slowed(store: Store, name: str, seconds: float) -> None:
 
 
 def to_decide(seat: str) -> Any:
-    """A message whose view asks ``seat`` for a decision (not a hand's end)."""
-    return lambda m: m.get("view", {}).get("to_act") == seat and bool(m["view"]["legal"])
+    """A message whose view asks ``seat`` for a decision (not a hand's end; no view before
+    the first deal)."""
+    return lambda m: (m.get("view") or {}).get("to_act") == seat and bool(m["view"]["legal"])
 
 
 def fault(server: Server, table_id: str) -> None:
@@ -118,7 +122,7 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
     behind fails loudly (and is dropped) instead of writing its steps into the journal."""
 
     async def main() -> None:
-        hall = Hall(opener(), **FAST)
+        hall = Hall(opener(), **FAST, presence_every=0.0)  # the seat's leaving is a step at once
         await hall.start()
         try:
             humans = {seat: "human" for seat in "NESW"}  # no bot moves meanwhile
@@ -134,7 +138,7 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
             stale.connect(token)
             first, more = stale.take_steps()
             with pytest.raises(StorageError, match="another copy of the table is writing"):
-                await hall.commits.append(table_id, first, more)
+                await hall.commits.append(table_id, first, more, live.fence)
             assert hall.tables[table_id] is live  # the live copy is untouched
             await hall.disconnect(live, connection)
             again = await hall._store(hall.store.kept, table_id)
@@ -143,6 +147,95 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
             await hall.stop()
 
     run(main())
+
+
+# --------------------------------------------------------------------------- the database away
+
+#: How soon a table plays on once its database is back (the issue's promise: 10 s).
+RESUMES_WITHIN: Final = 10.0
+
+
+@pytest.mark.parametrize("opener", ["postgresql"], indirect=True)
+def test_a_table_of_bots_plays_on_once_its_lost_database_connection_is_back(
+    opener: Opener, postgres_url: str
+) -> None:
+    """PostgreSQL ends the node's connection (as a restart does) while a table of bots plays:
+    the call under way fails (a step's: the table is let go, nothing half-applied, and read
+    back by the next renewal), the connection is opened again, and the bots play on, with
+    nobody connected and the node never restarted."""
+    journal = opener()
+
+    def kept_steps(table_id: str) -> int:
+        kept = journal.kept(table_id)
+        assert kept is not None, "the table is over or closed"
+        return len(kept.steps)
+
+    async def until(condition: Callable[[], bool], seconds: float = WAIT) -> bool:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+    async def main() -> None:
+        hall = Hall(opener(), **{**FAST, "bot_pause": 0.05})
+        await hall.start()
+        try:
+            table_id = (await hall.create({"seats": {}})).id
+            assert await until(lambda: kept_steps(table_id) >= 3)
+            cut_off(hall.store, postgres_url)
+            cut_at, back = kept_steps(table_id), time.monotonic()
+            assert await until(lambda: kept_steps(table_id) >= cut_at + 3, RESUMES_WITHIN), (
+                f"no play {time.monotonic() - back:.1f} s after the database was back"
+            )
+            assert hall.store.outages == 1
+            kept = journal.kept(table_id)
+            assert kept is not None
+            vs = [step.v for step in kept.steps_read()]
+            assert vs == sorted(set(vs))  # nothing twice, nothing out of order
+        finally:
+            await hall.stop()
+
+    run(main())
+
+
+def test_a_table_let_go_while_its_storage_was_away_is_read_back_with_nobody_connected(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step that meets the database away lets the table go (its sockets closed 1013 with
+    the reason, nothing of the step applied); once the database answers, the node's next
+    renewal reads the table back from its journal, and its bots play on without waiting
+    for anyone to connect."""
+    client, hall = server.client, server.hall
+    assert client is not None and hall is not None
+    hall.bot_pause = 0.05
+    table_id = create(client, seats={})["table"]
+    journal = server.open()
+
+    def kept_steps() -> int:
+        kept = journal.kept(table_id)
+        assert kept is not None, "the table is over or closed"
+        return len(kept.steps)
+
+    append, failed = hall.commits.append, list[object]()
+
+    async def away_once(*args: Any) -> None:
+        if not failed:
+            failed.append(args)
+            raise StorageAway("the database is away")
+        await append(*args)
+
+    with client.websocket_connect(f"/ws/tables/{table_id}") as spectator:
+        assert spectator.receive_json()["type"] == "snapshot"
+        monkeypatch.setattr(hall.commits, "append", away_once)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                spectator.receive_json()
+        assert (closed.value.code, closed.value.reason) == (CLOSE_TRY_AGAIN, STORAGE_AWAY)
+    cut_at = kept_steps()
+    assert wait_for(lambda: kept_steps() >= cut_at + 3)
+    assert table_id in hall.tables and len(failed) == 1
 
 
 # --------------------------------------------------------------------------- bad rows

@@ -1,7 +1,8 @@
 """A web table's bots deciding away from the table (worker processes, a cluster): the same
 game as in the server's threads, the table free while they think, and the stand-in deciding
-when a decision does not come back. Hints and the analyses of finished hands go to the same
-workers: the same answers as made in the server, and made there when a task fails."""
+when a decision does not come back. The analyses of finished hands go to the same workers,
+hints to workers of their own: the same answers as made in the server, and made there when a
+task fails."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from baloot.bots.expert import ExpertBot
 from baloot.bots.workers import WorkerPool
 from baloot.records.record import loads
 from baloot.server import Room
-from baloot.server.messages import AskHint
+from baloot.server.messages import AskHint, Refused
 from baloot.server.storage import open_store
 from baloot.table import Player, WaitKind
 
@@ -80,12 +81,13 @@ class FailingDeciders:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Callable[[Any], Server]]:
+def served(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     started: list[Server] = []
 
-    def start(deciders: Any) -> Server:
+    def start(deciders: Any, hint_deciders: Any = None) -> Server:
         server = Server(lambda: open_store(str(tmp_path / "tables.db")), dict(FAST))
         server.options["deciders"] = deciders
+        server.options["hint_deciders"] = hint_deciders
         server.start()
         started.append(server)
         return server
@@ -209,22 +211,23 @@ def test_a_hint_made_from_a_task_is_the_rooms_own_and_its_bot_moves_on_alike() -
 def test_a_hint_that_would_be_refused_is_not_sent_away() -> None:
     harness, south = south_to_act()
     spectator = harness.connect(None)
-    assert harness.room.hint_task(spectator.connection, AskHint("h1"), seconds=60) is None
+    with pytest.raises(Refused, match="a spectator may not act"):
+        harness.room.hint_task(spectator.connection, AskHint("h1"), seconds=60)
     assert harness.room.hint_task(south.connection, AskHint("h1"), seconds=60) is not None
 
 
-def test_a_hint_at_a_web_table_is_made_on_the_workers_while_the_table_answers(
-    served: Callable[[Any], Server],
+def test_a_hint_at_a_web_table_is_made_on_the_hints_workers_while_the_table_answers(
+    served: Callable[..., Server],
 ) -> None:
     deciders = ThreadDeciders()
-    server = served(deciders)
+    server = served(ThreadDeciders(), deciders)
     client = server.client
     assert client is not None
     created = create(client, seats={"S": "human"})  # the quick heuristic bots
     url = f"/ws/tables/{created['table']}?token={created['seats']['S']['token']}"
     with client.websocket_connect(url) as socket:
         south = Seen(socket)
-        south.until(lambda m: m.get("view", {}).get("to_act") == "S")
+        south.until(lambda m: (m.get("view") or {}).get("to_act") == "S")
         deciders.gate.clear()
         south.send({"type": "hint", "id": "h1"})
         assert deciders.asked.wait(WAIT), "the hint was not sent away"
@@ -238,16 +241,16 @@ def test_a_hint_at_a_web_table_is_made_on_the_workers_while_the_table_answers(
 
 
 def test_a_hint_whose_task_fails_is_made_in_the_server(
-    served: Callable[[Any], Server], caplog: pytest.LogCaptureFixture
+    served: Callable[..., Server], caplog: pytest.LogCaptureFixture
 ) -> None:
-    server = served(FailingDeciders())
+    server = served(None, FailingDeciders())
     client = server.client
     assert client is not None
     created = create(client, seats={"S": "human"})
     url = f"/ws/tables/{created['table']}?token={created['seats']['S']['token']}"
     with caplog.at_level(logging.WARNING, "baloot.server"), client.websocket_connect(url) as socket:
         south = Seen(socket)
-        south.until(lambda m: m.get("view", {}).get("to_act") == "S")
+        south.until(lambda m: (m.get("view") or {}).get("to_act") == "S")
         south.send({"type": "hint", "id": "h1"})
         hint = south.until(lambda m: m["type"] in ("hint", "reject"))
     assert hint["type"] == "hint" and hint["action"] in south.view["legal"]

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from conftest import Opener
+from helpers import wait_for
 
 from baloot.core.seats import Seat
-from baloot.server import storage
+from baloot.server import storage, transactions
 from baloot.server.journal import Step, StepKind, TableConfig
-from baloot.server.storage import StorageError, Store, open_store
+from baloot.server.storage import StorageAway, StorageError, Store, open_store
 
 BOT = "bot:heuristic"
 
@@ -142,10 +145,12 @@ def test_a_batch_keeps_several_tables_steps_in_one_transaction_all_or_none(
 ) -> None:
     store.create(config("t1"))
     store.create(config("t2"))
-    store.append_batch([("t1", 0, steps(1, 2)), ("t2", 0, steps(1, 1)), ("t1", 2, steps(3, 1))])
+    store.append_batch(
+        [("t1", 0, steps(1, 2), None), ("t2", 0, steps(1, 1), None), ("t1", 2, steps(3, 1), None)]
+    )
     assert [kept for _, kept in playing(store)] == [steps(1, 3), steps(1, 1)]
     with pytest.raises(StorageError):
-        store.append_batch([("t2", 1, steps(2, 1)), ("nonesuch", 0, steps(1, 1))])
+        store.append_batch([("t2", 1, steps(2, 1), None), ("nonesuch", 0, steps(1, 1), None)])
     assert [kept for _, kept in playing(store)] == [steps(1, 3), steps(1, 1)]
 
 
@@ -158,7 +163,7 @@ def test_a_step_that_does_not_follow_the_kept_ones_is_refused(store: Store) -> N
         with pytest.raises(StorageError, match="another copy of the table is writing"):
             store.append("t1", steps(3, 1), first=first)
     with pytest.raises(StorageError, match="another copy"):
-        store.append_batch([("t1", 2, steps(3, 1)), ("t1", 2, steps(4, 1))])
+        store.append_batch([("t1", 2, steps(3, 1), None), ("t1", 2, steps(4, 1), None)])
     assert [kept for _, kept in playing(store)] == [steps(1, 2)]
     store.append("t1", steps(3, 1), first=2)
     assert [kept for _, kept in playing(store)] == [steps(1, 3)]
@@ -281,3 +286,62 @@ def test_a_sqlite_target_is_a_path(tmp_path: Path) -> None:
         open_store(":memory:", schema="x")
     with pytest.raises(StorageError, match="cannot open"):
         open_store(str(tmp_path / "missing" / "x.db"))
+
+
+def cut_off(store: Store, postgres_url: str) -> None:
+    """End the store's PostgreSQL connection from the server's side, as a restart does."""
+    assert isinstance(store._connection, psycopg.Connection)
+    backend = store._connection.info.backend_pid
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (backend,))
+
+
+@pytest.mark.parametrize("opener", ["postgresql"], indirect=True)
+def test_a_lost_postgresql_connection_fails_what_was_under_way_and_is_opened_again(
+    opener: Opener, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database restarts under a store: the transaction under way fails with
+    StorageAway (nothing of it may be acknowledged), and the next call opens a connection
+    again, in the store's schema; while that fails, calls fail at once and the tries are
+    paced."""
+    store = opener()
+    store.create(config("t1"))
+    cut_off(store, postgres_url)
+    with pytest.raises(StorageAway, match="is unreachable"):
+        store.append("t1", steps(1, 1), first=0)
+    store.append("t1", steps(1, 1), first=0)  # opened again, in the test's own schema
+    assert store.outages == 1 and playing(store) == [(config("t1"), steps(1, 1))]
+
+    tries: list[float] = []
+
+    def refused() -> psycopg.Connection[Any]:
+        tries.append(time.monotonic())
+        raise psycopg.OperationalError("connection refused")
+
+    reopen = store._reopen
+    monkeypatch.setattr(store, "_reopen", refused)
+    cut_off(store, postgres_url)
+    for _ in range(3):  # lost, then refused once, then not tried again so soon
+        with pytest.raises(StorageAway):
+            store.append("t1", steps(2, 1), first=1)
+    assert len(tries) == 1
+    time.sleep(transactions.FIRST_RETRY)
+    with pytest.raises(StorageAway):
+        store.version()
+    assert len(tries) == 2
+    monkeypatch.setattr(store, "_reopen", reopen)
+    assert wait_for(lambda: _works(store))
+    store.append("t1", steps(2, 1), first=1)
+    assert store.outages == 2 and playing(store) == [(config("t1"), steps(1, 2))]
+    store.close()
+    with pytest.raises(StorageError) as closed:  # closed by its owner: never opened again
+        store.version()
+    assert not isinstance(closed.value, StorageAway)
+
+
+def _works(store: Store) -> bool:
+    try:
+        store.version()
+    except StorageAway:
+        return False
+    return True

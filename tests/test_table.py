@@ -181,13 +181,29 @@ def test_undo_takes_back_the_humans_last_decision_and_the_bots_answers_after_it(
     assert table.record().hands[0].actions == [str(a) for a in before]
 
 
-def test_undo_reaches_back_across_a_hand_that_was_dealt() -> None:
+def test_undo_never_reaches_back_across_the_end_of_a_hand() -> None:
+    table = one_human(seed=2)
+    play_to_the_end_of_the_hand(table)
+    played = list(table.hand.actions)
+    for moment in ("over", "next dealt"):
+        with pytest.raises(IllegalActionError) as error:
+            table.undo(Seat.S)
+        assert error.value.code == ("hand_over" if moment == "over" else "nothing_to_undo")
+        assert table.match.hands[0].actions == played
+        if moment == "over":
+            table.ready(Seat.S)
+            run_bots(table)
+    assert table.hand_number == 2
+
+
+def test_a_stored_undo_across_a_deal_deals_the_same_deck_again() -> None:
+    """A table kept before undo stopped at the end of a hand comes back as it was played."""
     table = one_human(seed=2)
     play_to_the_end_of_the_hand(table)
     table.ready(Seat.S)
     deck = table.hand.deck
     run_bots(table)
-    table.undo(Seat.S)
+    table.undo_stored(Seat.S)
     assert table.hand_number == 1 and not table.hand.is_over
     play_to_the_end_of_the_hand(table)
     table.ready(Seat.S)
@@ -372,3 +388,52 @@ def test_a_resumed_match_deals_on_as_the_uninterrupted_one() -> None:
             copy.match.apply(copy.hand.legal_actions()[0])
         copy.deal()
     assert resumed.hand.deck == table.hand.deck
+
+
+def test_a_bots_decisions_for_a_human_seat_are_marked_unmarked_by_undo_and_resumed() -> None:
+    """What a bot decides for the human seat (a stand-in's play) is noted by its position,
+    and only that: an undo takes its marks back with it, and a resumed record keeps them."""
+    table = one_human()
+    while table.hand_number == 1 or sum(a.seat is Seat.S for a in table.hand.actions) < 2:
+        if table.waiting().kind is WaitKind.NEXT:
+            table.deal()
+        else:
+            table.play_bot()
+    south = [
+        tuple(n for n, a in enumerate(hand.actions, 1) if a.seat is Seat.S)
+        for _, hand in table.history()
+    ]
+    assert [table.stand_ins(n) for n in (1, 2)] == south
+    table.undo(Seat.S)  # back to before South's last decision: its stand-in's, unmarked
+    assert table.stand_ins(2) == south[1][:-1] and table.stand_ins(1) == south[0]
+    record = loads(dumps(table.record()))
+    assert [h.metadata.get("x_stand_in") for h in record.hands] == [list(south[0]), [south[1][0]]]
+    resumed = Table.resume(record, table.bots, seed=4)
+    assert [resumed.stand_ins(n) for n in (1, 2)] == [table.stand_ins(n) for n in (1, 2)]
+    assert resumed.record().hands == record.hands
+
+
+def test_after_a_sawa_the_other_humans_cards_are_marked_as_their_stand_ins() -> None:
+    """At a table of two humans, a claim plays the partner's cards by its stand-in: those
+    decisions are marked, the claimant's own cards and the bots' are not."""
+    deck = build_deck(ALL_SPADES, taker="S", exposed="7s")
+    match = Match(Rules(first_lead=FirstLead.DECLARER), Seat.E)
+    match.deal(deck)
+    players = {seat: Player.bot("passer") for seat in Seat}
+    players[Seat.S], players[Seat.N] = Player.human("Saad"), Player.human("Noura")
+    table = Table(match, players, {seat: Passer() for seat in Seat}, seed=1)
+    while table.hand.phase is not Phase.PLAYING:
+        seat = table.waiting().seat
+        if seat is Seat.N:
+            table.submit(Seat.N, "N pass")
+        elif seat is Seat.S:
+            legal = {str(action) for action in table.hand.legal_actions()}
+            table.submit(Seat.S, "S sun" if "S sun" in legal else "S pass")
+        else:
+            table.play_bot()
+    claimed = len(table.hand.actions)
+    table.claim(Seat.S)
+    actions = table.hand.actions
+    north = tuple(n for n, a in enumerate(actions, 1) if n > claimed and a.seat is Seat.N)
+    assert sum(actions[n - 1].card is not None for n in north) == 8  # every card of North
+    assert table.stand_ins(1) == north

@@ -183,6 +183,25 @@ def test_u_takes_back_the_last_decision_and_a_saved_record_holds_only_what_stood
     assert replay(record).winner is not None
 
 
+def test_u_after_the_end_of_a_hand_takes_nothing_back_as_at_a_web_table() -> None:
+    """Undo stays within the hand in play: at the prompt between hands, ``u`` is refused in
+    one line and the hand that is over stays as it was played."""
+    over: list[list[Action]] = []
+
+    def reader(game: Game) -> str:
+        table = game.table
+        if not over and not table.match.is_over and table.waiting().kind is WaitKind.NEXT:
+            over.append(list(table.hand.actions))
+            return "u"
+        return ones(game)
+
+    game, out, status = run_game(reader)
+    assert status == 0 and over
+    assert "There is nothing of yours to take back in the hand in play." in out
+    assert "Taken back:" not in out
+    assert game.table.match.hands[0].actions == over[0]
+
+
 def test_h_says_what_the_best_bot_would_do() -> None:
     answers = iter(["h"])
     _, out, _ = run_game(lambda g: next(answers, None) or ones(g))

@@ -32,7 +32,13 @@ from baloot.bots.expert.bidding import decide_call
 from baloot.bots.expert.budget import SearchBudget
 from baloot.bots.expert.inference import view_worlds_weigh, weighted_worlds
 from baloot.bots.expert.play import declaration
-from baloot.bots.expert.support import BotOptions, Position, WorldSampler, current_clock
+from baloot.bots.expert.support import (
+    BotOptions,
+    OptionBounds,
+    Position,
+    WorldSampler,
+    current_clock,
+)
 from baloot.core.actions import Action
 from baloot.core.cards import PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH
 from baloot.core.play_rules import beats
@@ -86,6 +92,17 @@ TREE_BUDGETS: Final = {
 }
 
 
+#: What a client of a web table may ask of an ISMCTS bot (``docs/bots.md``): a named budget,
+#: the settings that cost no time, and no more iterations, worlds or deals than the default.
+CLIENT_BOUNDS: Final = OptionBounds(
+    free=(*TREE_BUDGETS, "explore", "greedy"),
+    most={
+        field: getattr(TREE_BUDGETS["default"], field)
+        for field in ("iterations", "worlds", "deals")
+    },
+)
+
+
 class _Node:
     """A card's node: visits, reward summed for the side that played it, availability."""
 
@@ -102,6 +119,8 @@ class IsmctsBot:
     """A player that searches one tree over what its seat knows (see the module)."""
 
     name = "ismcts"
+    #: What a client of a web table may ask of it: a named budget, at most the default one.
+    CLIENT_OPTIONS: Final = CLIENT_BOUNDS
 
     def __init__(
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None

@@ -33,7 +33,7 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from baloot.core.errors import BalootError
@@ -144,6 +144,50 @@ class BotOptions(Mapping[str, str]):
                 f"bot {self.bot!r}: {key} takes a number from {low:g} to {high:g}, not {text!r}"
             )
         return value
+
+
+@dataclass(frozen=True)
+class OptionBounds:
+    """What a client of a web table may ask of a bot, which the bot declares as its
+    ``CLIENT_OPTIONS`` (``docs/bots.md``): the options it may give as the bot takes them
+    (``free``: its levels, settings that cost no time) and those that set its budget, each
+    with the most a client may ask (``most``). Any other option is not taken there: a bot
+    that declares nothing takes none from a client.
+
+    >>> bounds = OptionBounds(free=("fast",), most={"deals": 192})
+    >>> bounds.check(BotOptions.parse("fast,deals=100", "expert"))
+    >>> bounds.check(BotOptions.parse("deals=100000", "expert"))
+    Traceback (most recent call last):
+    ...
+    baloot.bots.names.UnknownBotError: bot 'expert': deals is at most 192 at a web table, \
+not '100000'
+    >>> OptionBounds().check(BotOptions.parse("draws=9", "neural"))
+    Traceback (most recent call last):
+    ...
+    baloot.bots.names.UnknownBotError: bot 'neural': option 'draws' is not taken at a web \
+table (it takes no options there)
+    """
+
+    free: tuple[str, ...] = ()
+    most: Mapping[str, int] = field(default_factory=dict)
+
+    def check(self, options: BotOptions) -> None:
+        """Refuse an option a client may not give, or a budget beyond its bound, in one
+        line; the bot itself refuses a value of the wrong form."""
+        for key, value in options.items():
+            if key in self.free:
+                continue
+            if key not in self.most:
+                taken = ", ".join((*self.free, *self.most)) or "it takes no options there"
+                raise UnknownBotError(
+                    f"bot {options.bot!r}: option {key!r} is not taken at a web table ({taken})"
+                )
+            bound = self.most[key]
+            digits = value.lstrip("0")
+            if value.isdecimal() and (len(digits) > len(str(bound)) or int(digits or 0) > bound):
+                raise UnknownBotError(
+                    f"bot {options.bot!r}: {key} is at most {bound} at a web table, not {value!r}"
+                )
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ worker that dies, or that takes longer than the task's clock and a grace
 (:data:`~baloot.bots.decisions.GRACE`), is replaced, and its task fails with one
 :class:`~baloot.bots.decisions.DecisionFailed`; so does a bot that raises. The caller then
 lets its stand-in decide. The workers ignore Ctrl-C (the parent decides) and end when the
-parent does. :func:`open_deciders` picks the pool, a Ray cluster's deciders
+parent does. :func:`baloot.bots.deciders.open_deciders` picks the pool, a Ray cluster's deciders
 (:mod:`baloot.bots.ray_workers`) or none (the caller decides in its own threads).
 
 The workers come from ``multiprocessing``'s fork server
@@ -70,7 +70,6 @@ __all__ = [
     "Task",
     "WorkerPool",
     "decide",
-    "open_deciders",
     "workers_default",
 ]
 
@@ -91,17 +90,6 @@ def workers_default() -> int:
     left to the server itself; at least one."""
     cores = getattr(os, "process_cpu_count", os.cpu_count)()  # process_cpu_count: 3.13+
     return max(1, (cores or 1) - 1)
-
-
-def open_deciders(bots_on: str | None, workers: int) -> Deciders | None:
-    """Where a server's bots decide: on the Ray cluster at ``bots_on`` (``ray://HEAD:10001``,
-    ``auto``, ``local``; ``workers`` cores for a local one), else on ``workers`` processes of
-    this machine; None for none (0), when the caller decides in its own threads."""
-    if bots_on is not None:
-        from baloot.bots.ray_workers import RayDeciders
-
-        return RayDeciders(bots_on, cpus=workers or None)
-    return WorkerPool(workers) if workers > 0 else None
 
 
 class WorkerPool:

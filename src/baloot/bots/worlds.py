@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from math import factorial
 from typing import Final
 
+from baloot.bots.clock import current_clock
 from baloot.core.actions import Verb
 from baloot.core.cards import CARDS, TRUMP_ABOVE, Card, CardSet
 from baloot.core.errors import BalootError, IllegalActionError
@@ -124,8 +125,9 @@ class WorldSampler:
 
     def worlds(self, rng: random.Random, draws: int) -> list[tuple[Hand, int]]:
         """``draws`` random guesses, each distinct world once (in the order first drawn) with
-        how many of the draws gave it (fewer draws if one finds no world in its tries). Late
-        in a hand few deals remain and most draws repeat one: each world is built once.
+        how many of the draws gave it (fewer draws if one finds no world in its tries, or once
+        the decision's clock has run out: it is a ceiling here too, past the first world).
+        Late in a hand few deals remain and most draws repeat one: each world is built once.
 
         >>> hand = Hand.new(rng=random.Random(2))
         >>> while hand.trick_number < 7:
@@ -137,7 +139,10 @@ class WorldSampler:
         built: dict[tuple[int, ...], Hand | None] = {}
         first: list[Hand] = []
         counts: dict[int, int] = {}  # by id(): every world stays alive in ``built``
+        clock = current_clock()
         for _ in range(draws):
+            if first and clock.expired():
+                break
             try:
                 _, hand = self._draw(rng, build=True, built=built)
             except InconsistentWorldError:

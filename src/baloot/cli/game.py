@@ -44,7 +44,7 @@ from baloot.view.seat_view import SeatView
 from baloot.words.strings import Strings, strings
 
 from .commands import Commands, Redo
-from .keeping import Keeper
+from .keeping import PLAY_COMMAND, Keeper
 from .questions import (
     Choice,
     Prompt,
@@ -97,6 +97,8 @@ class Options:
     auto: bool = False
     force: bool = False
     resume: Path | None = None
+    #: The command the game was started with, as the way to go on with it is said.
+    command: tuple[str, ...] = PLAY_COMMAND
 
 
 def seat_bots(names: Mapping[Seat, str], seed: int) -> dict[Seat, Bot]:
@@ -145,7 +147,9 @@ class Game:
         self.human = options.human
         self.seating = Seating(options.human, dict(options.bots))
         self.table = new_table(options) if table is None else table
-        self.keeper = Keeper(self.table, self.terminal, self.s, options.seed, options.save)
+        self.keeper = Keeper(
+            self.table, self.terminal, self.s, options.seed, options.save, options.command
+        )
         self.commands = Commands(
             self.table,
             self.terminal,

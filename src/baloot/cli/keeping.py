@@ -3,14 +3,17 @@
 A finished match is saved to ``--save``, or, when a person is at the keyboard, where they
 say (a file that exists is replaced only when they confirm). A match stopped early (end of
 input, Ctrl-C, a signal, a closed output) is kept too: to ``--save``, else to a new autosave
-file, so that ``--resume`` can continue it (:mod:`baloot.cli.signals` turns SIGTERM and
-SIGHUP into an exception the game catches, like Ctrl-C). Where and how the files are
-written is :mod:`baloot.cli.saving`.
+file, so that ``--resume`` can continue it, said in one line with the command to type: the
+one the person started the game with (``./scripts/play`` says so, see :data:`COMMAND_VARIABLE`).
+:mod:`baloot.cli.signals` turns SIGTERM and SIGHUP into an exception the game catches, like
+Ctrl-C. Where and how the files are written is :mod:`baloot.cli.saving`.
 """
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
+from typing import Final
 
 from baloot.records.writer import dumps
 from baloot.table import Table
@@ -21,23 +24,45 @@ from .terminal import EndOfInput, Terminal
 
 #: Answers to the replace prompt that mean yes.
 YES = ("y", "yes", "نعم")
+#: The environment variable that names the command the game was started with, when it was
+#: not ``baloot play`` (``scripts/play`` sets it to itself, as the person typed it).
+COMMAND_VARIABLE: Final = "BALOOT_PLAY_COMMAND"
+#: The command that starts the game, unless :data:`COMMAND_VARIABLE` names another.
+PLAY_COMMAND: Final = ("baloot", "play")
+
+
+def resume_command(command: tuple[str, ...], path: Path) -> str:
+    """What to type to go on with the match kept in ``path``, quoted as a shell needs.
+
+    >>> resume_command(("./scripts/play",), Path("/tmp/my match.baloot"))
+    "./scripts/play --resume '/tmp/my match.baloot'"
+    """
+    return shlex.join([*command, "--resume", str(path)])
 
 
 class Keeper:
     """The record of the match on ``table``, written when the game ends or stops.
 
     ``save`` is the file of ``--save`` (None without it); ``seed`` names the match in the
-    record's comment and in an autosave file's name.
+    record's comment and in an autosave file's name; ``command`` starts the game, as the line
+    that says how to go on with an unfinished match gives it.
     """
 
     def __init__(
-        self, table: Table, terminal: Terminal, s: Strings, seed: int, save: Path | None
+        self,
+        table: Table,
+        terminal: Terminal,
+        s: Strings,
+        seed: int,
+        save: Path | None,
+        command: tuple[str, ...] = PLAY_COMMAND,
     ) -> None:
         self.table = table
         self.terminal = terminal
         self.s = s
         self.seed = seed
         self.save = save
+        self.command = command
         #: The match is on disk (no autosave is needed when the game stops).
         self.saved = False
         #: Saving the finished match to ``--save`` failed (the game's exit status says so).
@@ -47,8 +72,9 @@ class Keeper:
         """The match so far as a baloot/1 record."""
         return dumps(self.table.record(comment=f"baloot play, seed {self.seed}"))
 
-    def write(self, path: Path) -> bool:
-        """Write the record to ``path`` and say where; say why not (False) if it fails."""
+    def write(self, path: Path, *, unfinished: bool = False) -> bool:
+        """Write the record to ``path`` and say where, in one line (with how to go on, for an
+        ``unfinished`` match); say why not (False) if it fails."""
         say = self.terminal.say
         try:
             write_record(path, self.record_text())
@@ -57,7 +83,11 @@ class Keeper:
             say(self.s("save_failed", path=str(path), error=reason), style="red")
             return False
         self.saved = True
-        say(self.s("saved", path=str(path)), style="green")
+        if unfinished:
+            resume = resume_command(self.command, path)
+            say(self.s("saved_unfinished", path=str(path), resume=resume), style="green")
+        else:
+            say(self.s("saved", path=str(path)), style="green")
         return True
 
     def save_finished(self, interactive: bool) -> None:
@@ -97,7 +127,7 @@ class Keeper:
         if self.saved or not any(h.actions for h in self.table.match.hands):
             return
         if self.save is not None:
-            self.write(self.save)
+            self.write(self.save, unfinished=True)
             return
         try:
             path = autosave_path(self.seed)
@@ -105,5 +135,4 @@ class Keeper:
             reason = self.s("save_failed", path="~/.local/state", error=error)
             self.terminal.say(reason, style="red")
             return
-        if self.write(path):
-            self.terminal.say(self.s("autosaved", path=str(path)), style="green")
+        self.write(path, unfinished=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import re
 import sys
@@ -23,6 +24,7 @@ from baloot.words.strings import LANGUAGES
 
 from .files import read_record_text
 from .game import DEFAULT_BOT, TERMINAL_DELAY, Game, Options, seat_bots
+from .keeping import COMMAND_VARIABLE, PLAY_COMMAND
 from .options import add_rules_arguments, rules_from_arguments, seed
 from .saving import SaveError, save_path
 from .terminal import GameConsole
@@ -190,7 +192,16 @@ def parse_options(args: argparse.Namespace) -> Options:
         auto=bool(args.auto),
         force=bool(args.force),
         resume=resume,
+        command=started_as(),
     )
+
+
+def started_as() -> tuple[str, ...]:
+    """The command the person started the game with: ``baloot play``, unless a script that
+    starts it names itself in :data:`~baloot.cli.keeping.COMMAND_VARIABLE` (``scripts/play``
+    does, as it was typed: ``./scripts/play``)."""
+    given = os.environ.get(COMMAND_VARIABLE, "")
+    return (given,) if given.strip() and given.isprintable() else PLAY_COMMAND
 
 
 def _checked_save(text: str | None, force: bool, resume: Path | None) -> Path | None:

@@ -1,7 +1,8 @@
 """``baloot replay``: a record replayed, as a readable score sheet or as the JSON summary.
 
 The sheet is :mod:`baloot.cli.replay_text`, the summary ``record-format.md``'s; exit status 0,
-1 for a record with an illegal action (its line on stdout), 2 for a file that is not a record.
+1 for a record with an illegal action or a hand without the ``fair`` proof its other hands hold
+(its line on stdout), 2 for a file that is not a record.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from baloot.core.errors import RecordError
-from baloot.records.record import loads
+from baloot.records.record import UnprovenHandError, loads
 from baloot.records.replay import ReplayError, replay
 from baloot.words.strings import LANGUAGES, strings
 
@@ -42,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = loads(read_record_text(args.file))
         result = replay(record)
+    except UnprovenHandError as error:  # a proof stripped from a hand (record-format.md)
+        said = {"error": {"hand": error.hand, "reason": error.reason}}
+        out.line(json_text(said) if args.json else error_line(error))
+        return ILLEGAL
     except RecordError as error:
         complain(error_line(error))
         return NOT_A_RECORD

@@ -1,7 +1,8 @@
 """``baloot validate``: records checked, one line each; a bulk file (JSON lines) line by line.
 
 The exit status is the worst of them: 0 when every record replays cleanly, 1 when one has an
-illegal action, 2 when a file is not a record. A closed pipe does not stop the checks.
+illegal action or a hand without the ``fair`` proof its other hands hold, 2 when a file is not
+a record. A closed pipe does not stop the checks.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from baloot.core.errors import RecordError
-from baloot.records.record import Record, loads_all
+from baloot.records.record import Record, UnprovenHandError, loads_all
 from baloot.records.replay import ReplayError, replay
 
 from .files import LIMIT_NOTE, Output, read_record_text, shown_path
@@ -38,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
         shown_name = shown_path(path)
         try:
             records = loads_all(read_record_text(path))
+        except UnprovenHandError as error:  # a proof stripped from a hand (record-format.md)
+            out.line(f"{shown_name}: not fair: {error_line(error)}")
+            worst = max(worst, ILLEGAL)
+            continue
         except RecordError as error:
             out.line(f"{shown_name}: not a record: {error_line(error)}")
             worst = max(worst, NOT_A_RECORD)

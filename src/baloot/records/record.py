@@ -49,19 +49,43 @@ writes a few hundred points at most: no match comes near 9,999."""
 WHOLE_NUMBERS: Final = range(-(2**63), 2**63)
 """The whole numbers a record may hold: TOML's, 64 bits with a sign (a seed is one of them)."""
 _WHOLE: Final = f"whole numbers of 64 bits ({WHOLE_NUMBERS.start} to {WHOLE_NUMBERS.stop - 1})"
+STAND_IN_KEY: Final = "x_stand_in"
+"""A hand's own metadata key: the positions (from 1, in its ``actions``) of the decisions a bot
+made for a human seat (a stand-in, when the human ran out of time or was away), so that no one
+is credited with a bot's play. A server's record writes it in every hand where there are some."""
 NO_HANDS: Final = "a record has at least one hand"
 """The error of a record without hands (``loads`` refuses one; one built by hand may have none)."""
 
 
+class UnprovenHandError(RecordError):
+    """A hand without a ``fair`` table in a record whose other hands hold one
+    (``record-format.md``): a proof cannot be stripped from one hand unnoticed. The record
+    is refused like a deal that does not follow from its proof (exit 1), naming the hand.
+
+    >>> str(UnprovenHandError(3))
+    'hand 3: not a fair deal: no fair table, where other hands of the record hold one'
+    """
+
+    reason: Final = "not a fair deal: no fair table, where other hands of the record hold one"
+
+    def __init__(self, hand: int, where: str = "") -> None:
+        super().__init__(f"{where}hand {hand}: {self.reason}")
+        self.hand = hand
+
+
 @dataclass
 class HandRecord:
-    """The inputs of one hand: who dealt, the deck from the top, the actions as written, and
-    the proof that the deck was derived fairly (``fair``), when the hand has one."""
+    """The inputs of one hand: who dealt, the deck from the top, the actions as written, the
+    proof that the deck was derived fairly (``fair``), when the hand has one, and the hand's
+    own ``x_*`` keys (``metadata``: a match record's ``[[hands]]`` table may hold them, e.g.
+    :data:`STAND_IN_KEY`), kept as they are and written back (a record of one hand has
+    them at its top, as its own metadata)."""
 
     dealer: Seat
     deck: tuple[Card, ...]
     actions: list[str] = field(default_factory=list)
     fair: Fair | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -161,6 +185,7 @@ def _hand_dict(hand: HandRecord) -> dict[str, Any]:
     }
     if hand.fair is not None:
         out["fair"] = hand.fair.to_json()
+    out.update(hand.metadata)
     return out
 
 
@@ -171,7 +196,9 @@ def loads(text: str | bytes, *, check_fair: bool = True) -> Record:
     """Read a record from TOML, or from JSON if its first non-blank character is ``{``.
 
     A hand's ``fair`` table is checked against its deck unless ``check_fair`` is false (then
-    only its form is: ``baloot verify`` checks it hand by hand).
+    only its form is: ``baloot verify`` checks it hand by hand). Either way, once any hand
+    holds ``fair`` every hand must: an :class:`UnprovenHandError` names the first that does
+    not.
 
     A leading byte order mark is ignored; a JSON object must not repeat a key (TOML
     refuses that too). Every number is bounded (the README's "What a record may hold"), and
@@ -239,6 +266,8 @@ def loads_all(text: str) -> list[Record]:
         for number, line in enumerate(lines, 1):
             try:
                 records.append(loads(line))
+            except UnprovenHandError as error:
+                raise UnprovenHandError(error.hand, f"line {number}: ") from None
             except RecordError as error:
                 raise RecordError(f"line {number}: {error}") from None
         return records
@@ -355,13 +384,30 @@ def from_dict(data: Mapping[str, Any], *, check_fair: bool = True) -> Record:
                 raise RecordError(f"hand {number} is not a table")
             for key in table:
                 if key not in _HAND_KEYS and key not in _OPTIONAL_HAND_KEYS:
-                    raise RecordError(f"hand {number}: unknown key {shown(key)}")
-            hands.append(_read_hand(table, f"hand {number}: ", check_fair=check_fair))
+                    if not key.startswith("x_"):
+                        raise RecordError(f"hand {number}: unknown key {shown(key)}")
+                    try:
+                        _check_value(key, table[key])
+                    except RecordError as error:
+                        raise RecordError(f"hand {number}: {error}") from None
+            hand = _read_hand(table, f"hand {number}: ", check_fair=check_fair)
+            hand.metadata = {k: v for k, v in table.items() if k.startswith("x_")}
+            hands.append(hand)
         is_match = True
     else:
         hands = [_read_hand(data, "", "hand 1: ", check_fair=check_fair)]
         is_match = False
+    _check_all_proven(hands)
     return Record(hands, rules, is_match, score_before, metadata, preset)
+
+
+def _check_all_proven(hands: list[HandRecord]) -> None:
+    """Once any hand holds ``fair``, every hand must (:class:`UnprovenHandError` for the
+    first that does not): also when ``check_fair`` is false, as ``baloot verify`` reads."""
+    if any(hand.fair is not None for hand in hands):
+        unproven = next((n for n, hand in enumerate(hands, 1) if hand.fair is None), None)
+        if unproven is not None:
+            raise UnprovenHandError(unproven)
 
 
 def _check_metadata(metadata: Mapping[str, Any]) -> None:

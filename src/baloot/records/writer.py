@@ -68,6 +68,9 @@ def _toml(data: Mapping[str, Any]) -> str:
         lines.append(_toml_actions(hand["actions"]))
         if "fair" in hand:
             lines.append(f"fair = {_toml_value(hand['fair'])}")
+        for key, value in hand.items():  # the hand's own x_* keys, as they were
+            if key.startswith("x_"):
+                lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
     return "\n".join(lines) + "\n"
 
 

@@ -11,7 +11,9 @@
   :mod:`~baloot.server.lobby` (the lobby across nodes) are parts of the store, on the
   connection of :mod:`~baloot.server.transactions`.
 - :mod:`~baloot.server.hall`: every table of a server, with its clock, bots and storage;
-  :mod:`~baloot.server.requests` checks what a client asks of a new table.
+  :mod:`~baloot.server.requests` checks what a client asks of a new table;
+  :mod:`~baloot.server.presence` paces what a table tells of its seats' comings and goings,
+  :mod:`~baloot.server.hint_lane` makes hints apart from the bots' decisions.
 - :mod:`~baloot.server.app`: the Starlette application (pages, API, WebSocket);
   :mod:`~baloot.server.api_json`: what its API tells the pages of the tables;
   :mod:`~baloot.server.serve`: ``baloot serve``, on uvicorn as

@@ -52,6 +52,8 @@ log = logging.getLogger("baloot.server")
 QUEUE: Final = 8
 #: Why an analysis is refused (409).
 IN_PROGRESS: Final = "the hand is not over: its deck is hidden"
+#: Why the hand after the last one dealt, in a match still in play, has no analysis.
+NOT_DEALT: Final = "the hand is not over: it has not been dealt yet"
 ANNULLED: Final = (
     "the hand was annulled before its cards were shown: its analysis comes once the match is over"
 )
@@ -92,6 +94,8 @@ class Source:
                 refused[number] = ANNULLED
             else:
                 finished.append(number)
+        if not match.is_over and (not match.hands or match.hand.is_over):
+            refused[len(match.hands) + 1] = NOT_DEALT  # its commitment may be out already
         return cls(Record.of(match, players=players), tuple(finished), refused)
 
     @classmethod
@@ -160,10 +164,10 @@ class Analyses:
         if source is None:
             return Answer(404, {"error": "no such table"})
         finished = list(source.finished)
+        if number in source.refused:
+            return Answer(409, {"error": source.refused[number], "finished": finished})
         if not 1 <= number <= len(source.record.hands):
             return Answer(404, {"error": "no such hand", "finished": finished})
-        if number not in source.finished:
-            return Answer(409, {"error": source.refused[number], "finished": finished})
         digest = source.digest(number)
         about = {"table": table_id, "hand": number, "finished": finished}
         kept = await self.store_call(self.store.analysis, table_id, number, digest)

@@ -79,7 +79,10 @@ async def described(hall: Hall, table_id: str) -> dict[str, Any] | None:
 
 async def _with_rematch(hall: Hall, description: dict[str, Any]) -> dict[str, Any]:
     """A finished table's description says the id of its rematch once it is made
-    (``rematch``: :mod:`~baloot.server.rematch`), for its people's pages to follow."""
+    (``rematch``: :mod:`~baloot.server.rematch`), for its people's pages to follow; one in
+    play says where it is served now (``url``, absolute), for a client that lost its node."""
+    if description["status"] == TableStatus.PLAYING:
+        description["url"] = await hall.served_at(description["table"])
     if description["status"] == TableStatus.OVER:
         again = await hall.rematch_of(description["table"])
         if again is not None:

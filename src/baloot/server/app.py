@@ -13,11 +13,13 @@ Routes (``seat-view.md`` §4 is normative for the API and the socket):
   :mod:`baloot.words.pages`, as the module their catalog imports.
 - ``GET /api/options`` the presets, flags, bots and timers a table may have, and the bot
   the lobby offers first;
-  ``POST /api/tables`` a new table; ``GET /api/tables`` the public tables in play on every
-  node; ``GET /api/tables/ID`` what anyone may know of one, whichever node serves it (and,
-  once a finished one has it, its ``rematch``); ``POST /api/tables/ID/rematch`` with
-  ``{"token": ...}``, a seat's token of the finished table ID: its rematch, made once
-  (:mod:`baloot.server.rematch`), ``{"table": NEW}``, 201 when made, 200 when it was;
+  ``POST /api/tables`` a new table (a body with ``entropy`` is refused: a seat's entropy
+  comes after the commitment it is mixed with); ``GET /api/tables`` the public tables in play
+  on every node; ``GET /api/tables/ID`` what anyone may know of one, whichever node serves it
+  (in play, ``url``: where it is served now; once a finished one has it, its ``rematch``);
+  ``POST /api/tables/ID/rematch`` with ``{"token": ...}``, a seat's token of the finished
+  table ID: its rematch, made once (:mod:`baloot.server.rematch`), ``{"table": NEW, "fair":
+  {"hand": 1, "commitment": ...}}``, 201 when made, 200 when it was;
   ``GET /api/matches`` the history;
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
@@ -44,6 +46,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Final
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -338,8 +341,8 @@ class _Api:
             return _error(error.status, str(error))
         if made is None:
             return _error(404, "no such table")
-        again, new = made
-        return JSONResponse({"table": again}, status_code=201 if new else 200)
+        again, new, fair = made
+        return JSONResponse({"table": again, "fair": fair}, status_code=201 if new else 200)
 
     def _may_create(self, request: Request) -> bool:
         address = request.client.host if request.client else ""
@@ -359,13 +362,17 @@ class _Api:
 
     async def _elsewhere(self, request: Request) -> Response | None:
         """A 307 to the same page at the node that serves the table, when another node does
-        (the query, a seat's token and the language, kept); None to answer here."""
+        (the query, a seat's token and the language, kept; and, as ``#home=``, this node's
+        public URL: the page asks it where the table went should that node die); None to
+        answer here."""
         table_id = _table_id(request)
         base = None if table_id is None else await self.hall.elsewhere(table_id)
         if base is None:
             return None
         query = request.url.query
-        return RedirectResponse(base + request.url.path + (f"?{query}" if query else ""), 307)
+        home = f"#home={quote(self.hall.public_url, safe='')}" if self.hall.public_url else ""
+        where = base + request.url.path + (f"?{query}" if query else "") + home
+        return RedirectResponse(where, 307)
 
     async def _described(self, request: Request) -> dict[str, Any] | None:
         table_id = _table_id(request)

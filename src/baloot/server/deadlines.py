@@ -2,11 +2,11 @@
 (``seat-view.md`` §4, "Timers, table talk and fair deals").
 
 A table waits for a human's turn (``turn``: its turn timer), for an absent human before their
-seat's bot plays for them (``stand-in``), or for the humans' word before the next hand is dealt
-(``next``). The deadline is worked out from the table as it stands, when what it waits for
-began (:class:`TurnClock`, read from the clock the server gives) and the table's
-:class:`Timing`; the server sets its one timer for it, and every message tells it, so that a
-page counts down the time the server really keeps.
+seat's bot plays for them (``stand-in``), for the humans' word before the next hand is dealt
+(``next``), or for their entropy before the first hand is dealt (``deal``). The deadline is
+worked out from the table as it stands, when what it waits for began (:class:`TurnClock`, read
+from the clock the server gives) and the table's :class:`Timing`; the server sets its one timer
+for it, and every message tells it, so that a page counts down the time the server really keeps.
 
 >>> timing = Timing(turn=None, absent=30.0, next=30.0)
 >>> Deadline(DeadlineKind.NEXT, None, 1764600000.1234).to_json()
@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from baloot.core.seats import Seat
+from baloot.server.presence import PRESENCE_EVERY
 from baloot.server.seating import Seating
 from baloot.table.table import Table, WaitKind
 
@@ -31,6 +32,8 @@ from baloot.table.table import Table, WaitKind
 #: table of two or more humans waits for ``next`` after a ``hand-over``, in seconds.
 ABSENT_WAIT: Final = 30.0
 NEXT_WAIT: Final = 30.0
+#: How long after a table with human seats was made its first hand waits for their entropy.
+DEAL_WAIT: Final = 15.0
 
 
 class DeadlineKind(StrEnum):
@@ -42,6 +45,8 @@ class DeadlineKind(StrEnum):
     """A disconnected human's turn: the bot plays for them after it."""
     NEXT = "next"
     """The humans' word for the next hand: it is dealt after it."""
+    DEAL = "deal"
+    """The human seats' entropy for the first hand: it is dealt after it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +67,16 @@ class Deadline:
 @dataclass(frozen=True, slots=True)
 class Timing:
     """A table's waits, in seconds: its turn timer (None: no timer), the first wait for a
-    disconnected human, and the wait for ``next`` at a table of two or more humans."""
+    disconnected human, the wait for ``next`` at a table of two or more humans, the
+    fewest seconds between two ``seat`` messages of one seat that say it left or came back
+    (:mod:`~baloot.server.presence`), and the longest wait for the first hand's entropy after
+    the table was made."""
 
     turn: float | None = None
     absent: float = ABSENT_WAIT
     next: float = NEXT_WAIT
+    presence: float = PRESENCE_EVERY
+    deal: float = DEAL_WAIT
 
 
 class TurnClock:
@@ -87,11 +97,16 @@ class TurnClock:
         return self._started
 
 
-def deadline_of(table: Table, seating: Seating, timing: Timing, started: float) -> Deadline | None:
-    """The table's deadline now, what it waits for having begun at ``started``; None when it
-    waits for nobody in particular or without end: a bot (it plays at its pace), a connected
-    human with no turn timer, the one human of a table at a ``hand-over`` (the table waits
-    for them), a table of bots alone, a match over.
+def deadline_of(
+    table: Table, seating: Seating, timing: Timing, started: float, created: float
+) -> Deadline | None:
+    """The table's deadline now, what it waits for having begun at ``started`` (the table having
+    been made at ``created``: its first hand waits for the players' entropy until
+    :attr:`Timing.deal` after it); None when it waits for nobody in particular or without end: a
+    bot (it plays at its pace), a connected human with no turn timer, the one human of a table
+    at a ``hand-over`` (the table waits for them), a table at a ``hand-over`` with none of its
+    humans connected (it is paused: no hand is dealt for nobody, and the wait starts afresh when
+    one comes back), a table of bots alone, a match over.
 
     A disconnected human's first turn waits for the turn timer, or else :attr:`Timing.absent`;
     once their seat's bot has played for them (:meth:`Seating.stood_in`), every later turn is
@@ -109,8 +124,10 @@ def deadline_of(table: Table, seating: Seating, timing: Timing, started: float) 
         if timing.turn is not None:
             return Deadline(DeadlineKind.TURN, seat, started + timing.turn)
         return None
-    if waiting.kind is WaitKind.NEXT and len(table.humans) >= 2:
+    if waiting.kind is WaitKind.NEXT and len(table.humans) >= 2 and not seating.humans_away():
         return Deadline(DeadlineKind.NEXT, None, started + timing.next)
+    if waiting.kind is WaitKind.DEAL:
+        return Deadline(DeadlineKind.DEAL, None, created + timing.deal)
     return None
 
 

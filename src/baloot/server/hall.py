@@ -8,7 +8,12 @@ nothing acknowledged is ever lost; it lets bots think in a pool of threads, outs
 loop, one table at a time under the table's lock; and it keeps each table's one timer: the
 next bot decision (after a short pause, so that people can follow), or the room's deadline (a
 human's turn timer, the wait for a disconnected human, the 30 s after a ``hand-over`` at a
-table of two or more humans), read from the clock it gives its rooms. On start it brings back every
+table of two or more humans, the at most 15 s a new table's first hand waits for its players'
+entropy), read from the clock it gives its rooms. The timer is set again
+only when what the table waits for changes: what changes nothing (a ``ping``, a ``resync``,
+anything a spectator sends) is answered without being stored and leaves it running. A seat's
+comings and leavings are told on a timer of their own (:mod:`~baloot.server.presence`), hints
+are made in a lane of their own (:mod:`~baloot.server.hint_lane`). On start it brings back every
 table in play from storage that no other node serves.
 
 The hall is one **node** of those that share a database (``docs/nodes.md``): a table lives in
@@ -27,7 +32,12 @@ the next connection; that restore, as every restore, is single-flight: every con
 arrives meanwhile waits for the same one. A table whose kept rows cannot be read or replayed
 stays in storage as it is, is served to nobody (close code 4500) and is reported as
 ``unrestorable``; the other tables are served all the same. Storage's failures reach the hall as one
-:class:`~baloot.server.storage.StorageError` each, whatever the backend.
+:class:`~baloot.server.storage.StorageError` each, whatever the backend. Two are told apart: a
+table whose write meets the database away (:class:`~baloot.server.storage.StorageAway`) is
+dropped (1013) and read back by the first renewal once it is back, with nobody connected; and
+one whose write the database refuses for a lease this node no longer holds
+(:class:`~baloot.server.storage.LeaseLost`: every write gives the table's lease, its fence) is
+dropped at once, nothing of it acknowledged, its connections sent to the new holder.
 
 A bot decides under a clock (:mod:`baloot.bots.clock`) of ``bot_seconds`` of wall time. A
 table may seat an operator's bot program (``baloot serve --bot``): its processes live as long
@@ -52,18 +62,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, Final, TypeVar
 
-from baloot.bots.best_hints import Hinted
 from baloot.bots.clock import Clock, deciding
 from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask
 from baloot.bots.external import close_all
 from baloot.bots.levels import ROLES
-from baloot.core.errors import first_line
+from baloot.core.errors import RecordError, first_line
 from baloot.core.seats import Seat
 from baloot.records.summary import teams_json
 from baloot.records.writer import dumps
 from baloot.server.analyses import QUEUE, Analyses, Answer, Source
-from baloot.server.deadlines import ABSENT_WAIT, NEXT_WAIT, DeadlineKind, Timing
+from baloot.server.deadlines import ABSENT_WAIT, DEAL_WAIT, NEXT_WAIT, DeadlineKind, Timing
 from baloot.server.group_commit import GroupCommit
+from baloot.server.hint_lane import HintBusy, HintLane
 from baloot.server.journal import KeptTable
 from baloot.server.leases import LEASE_SECONDS, Lease, Node
 from baloot.server.live import (
@@ -75,14 +85,24 @@ from baloot.server.live import (
     score_of,
 )
 from baloot.server.lobby_feed import LobbyFeed
-from baloot.server.messages import AskHint, Refused, parse, thinks
-from baloot.server.node_duties import NodeDuties
+from baloot.server.messages import (
+    AskHint,
+    Ping,
+    Refused,
+    RejectCode,
+    Resync,
+    parse,
+    reject,
+    thinks,
+)
+from baloot.server.node_duties import STORAGE_AWAY, NodeDuties
 from baloot.server.placement import placement
-from baloot.server.rematch import RematchError, rematch_id, rematch_room, seat_of
+from baloot.server.presence import PRESENCE_EVERY
+from baloot.server.rematch import RematchError, first_fair, rematch_id, rematch_room, seat_of
 from baloot.server.requests import CreateError, read_request
 from baloot.server.room import Outgoing, Room
 from baloot.server.seating import Connection, RoomError
-from baloot.server.storage import StorageError, Store, TableStatus
+from baloot.server.storage import LeaseLost, StorageAway, StorageError, Store, TableStatus
 from baloot.table.table import WaitKind
 
 log = logging.getLogger("baloot.server")
@@ -93,6 +113,9 @@ MAX_TABLES: Final = 2000
 MAX_CONNECTIONS: Final = 64
 #: The wall time a bot has for a decision (an external program is told it as ``clock_ms``).
 BOT_SECONDS: Final = 1.0
+#: The fewest seconds between two notes of a table's humans' presence for the idle clock
+#: (a write to storage each): a client that connects in a loop writes no more.
+SEEN_EVERY: Final = 60.0
 T = TypeVar("T")
 
 
@@ -101,12 +124,17 @@ class Hall(NodeDuties):
 
     ``store`` keeps them; ``node`` is this node's name among those sharing the database
     (default: the host's name) and ``public_url`` the address browsers reach it at;
-    ``bot_pause`` is the pause before a bot's decision (seconds), ``absent_wait`` and
-    ``next_wait`` the waits of the protocol (:class:`~baloot.server.deadlines.Timing`),
+    ``bot_pause`` is the pause before a bot's decision (seconds), ``absent_wait``,
+    ``next_wait`` and ``deal_wait`` the waits of the protocol
+    (:class:`~baloot.server.deadlines.Timing`),
     ``clock`` the time in seconds since the epoch (the deadlines' and the idle clock's),
     ``idle`` how long (seconds) a table whose humans never come back is kept in play before
     it is closed. ``secret_bytes`` gives the secrets of the tables' deals (the system's
     :func:`secrets.token_bytes`; a test's seeded source makes its tables reproducible).
+    ``deciders`` are where the bots decide (None: the hall's bot threads), ``hint_deciders``
+    where hints are made, a lane of their own (:mod:`~baloot.server.hint_lane`; None: the
+    lane's own thread); ``presence_every`` is the fewest seconds between two ``seat`` messages
+    of one seat that say it left or came back (:mod:`~baloot.server.presence`).
     """
 
     def __init__(
@@ -118,10 +146,13 @@ class Hall(NodeDuties):
         bot_pause: float = 0.6,
         absent_wait: float = ABSENT_WAIT,
         next_wait: float = NEXT_WAIT,
+        deal_wait: float = DEAL_WAIT,
         idle: float = 7 * 24 * 3600.0,
         bot_threads: int = 2,
         bot_seconds: float = BOT_SECONDS,
         deciders: Deciders | None = None,
+        hint_deciders: Deciders | None = None,
+        presence_every: float = PRESENCE_EVERY,
         analysis_bot: str | None = ROLES.server_analysis,
         analysis_queue: int = QUEUE,
         clock: Callable[[], float] = time.time,
@@ -134,6 +165,8 @@ class Hall(NodeDuties):
         self.bot_pause = bot_pause
         self.absent_wait = absent_wait
         self.next_wait = next_wait
+        self.deal_wait = deal_wait
+        self.presence_every = presence_every
         self.idle = idle
         self.bot_seconds = bot_seconds
         self.clock = clock
@@ -143,6 +176,7 @@ class Hall(NodeDuties):
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="baloot-store")
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="baloot-bot")
         self._deciders = deciders
+        self.hints = HintLane(hint_deciders)
         self._housekeeping: asyncio.Task[None] | None = None
         self._leasing: asyncio.Task[None] | None = None
         #: Wakes the lobby pages when the public tables change, on any node.
@@ -178,9 +212,7 @@ class Hall(NodeDuties):
         await self._store(self.store.register_node, self.node, self.public_url, now)
         await self._see_nodes(now)
         for table_id in await self._adopt(now):
-            kept = await self._store(self.store.kept, table_id)
-            if kept is not None:
-                self._restore(kept, now + LEASE_SECONDS)
+            await self._revive(table_id)
         self._housekeeping = asyncio.create_task(self._keep_house())
         self._leasing = asyncio.create_task(self._keep_leases())
         self._feeding = asyncio.create_task(self.lobby.run())
@@ -216,6 +248,7 @@ class Hall(NodeDuties):
             self._release(live)
         if self._releasing:
             await asyncio.gather(*self._releasing, return_exceptions=True)
+        self.hints.close()
         self._bots.shutdown(wait=True)
         if self._deciders is not None:
             self._deciders.close()
@@ -233,16 +266,17 @@ class Hall(NodeDuties):
         its name: its next renewal lists the table, and it restores it from storage (with
         no step yet, as made); meanwhile a connection here is sent there."""
         asked = read_request(request)
-        room = Room.create(
-            asked.players, rules=asked.rules, entropy=asked.entropy, secret_bytes=self.secret_bytes
-        )
+        room = Room.create(asked.players, rules=asked.rules, secret_bytes=self.secret_bytes)
         return await self._open(room, asked.timer, asked.public)
 
-    async def rematch(self, table_id: str, token: object) -> tuple[str, bool] | None:
+    async def rematch(
+        self, table_id: str, token: object
+    ) -> tuple[str, bool, dict[str, Any] | None] | None:
         """The rematch of the finished table ``table_id`` (:mod:`~baloot.server.rematch`),
-        asked with one of its seats' ``token``: its id, and whether this call made it; None
-        for no such table. A token that is no seat's, a match not over: a
-        :class:`~baloot.server.rematch.RematchError`."""
+        asked with one of its seats' ``token``: its id, whether this call made it, and its
+        first hand's commitment (:func:`~baloot.server.rematch.first_fair`), which a seat's
+        entropy must come after; None for no such table. A token that is no seat's, a match
+        not over: a :class:`~baloot.server.rematch.RematchError`."""
         live = self.tables.get(table_id)
         if live is not None:
             config, over = live.config, live.finished
@@ -258,16 +292,18 @@ class Hall(NodeDuties):
             raise RematchError("the match is not over", 409)
         again = rematch_id(table_id)
         async with self._rematching:
-            if await self.rematch_of(table_id) is not None:
-                return again, False
-            room = rematch_room(config, self.secret_bytes)
-            try:
-                await self._open(room, config.timer, config.public)
-            except StorageError:
-                if await self.rematch_of(table_id) is None:  # not made by another node meanwhile
-                    raise
-                return again, False
-        return again, True
+            made = await self.rematch_of(table_id) is None
+            if made:
+                room = rematch_room(config, self.secret_bytes)
+                try:
+                    await self._open(room, config.timer, config.public)
+                except StorageError:
+                    if await self.rematch_of(table_id) is None:  # not made elsewhere meanwhile
+                        raise
+                    made = False
+        found = await self.table_config(again)
+        fair = None if found is None else first_fair(KeptTable(again, found[1], ()).read()[0])
+        return again, made, fair
 
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the rematch of ``table_id`` once it is made, else None."""
@@ -282,12 +318,12 @@ class Hall(NodeDuties):
         if target is None and self._load() >= MAX_TABLES:
             raise CreateError("the server holds as many tables as it can; try later", full=True)
         room.record_url = record_url(room.id)
-        room.timing, room.clock = self._timing(timer), self.clock
-        config = room.config(timer=timer, public=public, created=self.clock())
+        room.timing, room.clock, room.created = self._timing(timer), self.clock, self.clock()
+        config = room.config(timer=timer, public=public, created=room.created)
         await self._store(self.store.create, config)
         lease = await self._place(room.id, target)
         if lease.holder.name == self.node:
-            live = Live(room, config, lease_until=lease.expires, scored=score_of(room))
+            live = Live(room, config, lease.fence, lease_until=lease.expires, scored=score_of(room))
             self.tables[room.id] = live
             async with live.lock:
                 self._schedule(live)
@@ -336,7 +372,10 @@ class Hall(NodeDuties):
             if found is not None and found[1] is None:
                 return Answer(409, {"error": "the table is not available now; try later"})
             if found is not None and found[1] is not None:
-                source = Source.of_record(found[1])
+                try:
+                    source = Source.of_record(found[1])
+                except RecordError:  # kept before every hand held its fair proof: unreadable
+                    return Answer(409, {"error": "the record of this table cannot be read"})
         return await self.analyses.answer(table_id, number, source)
 
     # ------------------------------------------------------------------ connections
@@ -372,12 +411,15 @@ class Hall(NodeDuties):
                     "the table has as many connections as it takes; try later", CLOSE_TRY_AGAIN
                 )
             if live.room.seating.seat_of(token) is not None:
-                await self._seen(table_id)
+                await self._seen(live)
             connection, out = live.room.connect(token)
             outbox = Outbox()
             live.outboxes[connection] = outbox
             try:
-                await self._commit(live, out)
+                if connection.seat is None:  # a spectator changes nothing: only its snapshot
+                    self._send(live, out)
+                else:
+                    await self._commit(live, out)
             except BaseException:  # cancelled: a connection never handed out is undone
                 live.outboxes.pop(connection, None)
                 live.room.disconnect(connection)
@@ -386,18 +428,23 @@ class Hall(NodeDuties):
 
     async def receive(self, live: Live, connection: Connection, text: str) -> None:
         """One client message: read once, applied, stored, then answered. What may search (a
-        hint, a claim whose cards the bots play) or wait for a bot program is answered in the
-        bots' threads: the event loop, which serves every table, never thinks."""
+        claim whose cards the bots play) or wait for a bot program is answered in the bots'
+        threads, a hint in the hints' lane: the event loop, which serves every table, never
+        thinks. What changes nothing (a ``ping``, a ``resync``, a refusal, whatever a
+        spectator sends) is answered without being stored, and the table's clock runs on."""
         try:
             message = parse(text)
         except Refused as refused:  # nothing changes: no lock, nothing to store
-            outbox = live.outboxes.get(connection)
-            if outbox is not None:
-                for _, answer in live.room.refuse(connection, refused):
-                    outbox.put(answer)
+            self._send(live, live.room.refuse(connection, refused))
             return
-        if isinstance(message, AskHint) and self._deciders is not None:
-            await self._hint_away(live, connection, message)
+        if isinstance(message, Ping):  # a pong reads the clock alone: no lock, no table
+            self._send(live, live.room.answer(connection, message))
+            return
+        if isinstance(message, AskHint) and connection.seat is not None:
+            await self._hint(live, connection, message)
+            return
+        if isinstance(message, Resync) or connection.seat is None:
+            await self._read_only(live, connection, message)
             return
         async with live.lock:
             if self.tables.get(live.room.id) is not live:
@@ -415,40 +462,60 @@ class Hall(NodeDuties):
                 return
             await self._commit(live, out)
 
-    async def _hint_away(self, live: Live, connection: Connection, message: AskHint) -> None:
-        """A hint made on the bots' workers. A hint changes nothing, so the table's lock is
-        free while it is made; one that does not come back, or is not sent (a refusal), is
-        answered as before, in a bot thread."""
+    async def _read_only(self, live: Live, connection: Connection, message: Any) -> None:
+        """A message that changes nothing (a ``resync``, whatever a spectator sends: a
+        spectator may not decide) answered from the table as it stands: nothing is stored and
+        the table's clock runs on (a bot's pause is not started again)."""
+        async with live.lock:  # a consistent read: no bot is moving meanwhile
+            if self.tables.get(live.room.id) is live:
+                self._send(live, live.room.answer(connection, message))
+
+    async def _hint(self, live: Live, connection: Connection, message: AskHint) -> None:
+        """A hint, made in the hints' lane (:mod:`~baloot.server.hint_lane`), never where the
+        bots decide. A hint changes nothing, so the table's lock is free while it is made,
+        nothing is stored and the table's clock runs on; one the lane cannot take now (its
+        seat's hint in flight is for another position, or the lane is full) is refused
+        ``rate_limited``."""
+        room = live.room
         async with live.lock:
-            if self.tables.get(live.room.id) is not live:
+            if self.tables.get(room.id) is not live:
                 return
             try:
-                task = live.room.hint_task(connection, message, self.bot_seconds)
+                task = room.hint_task(connection, message, self.bot_seconds)
+                if task is None:  # a hint bot of the room's own: made on the lane's thread
+                    answered = await self.hints.here(lambda: room.answer(connection, message))
+                    self._send(live, answered)
+                    return
+                made = self.hints.ask(room.id, task)
+            except Refused as refused:
+                self._send(live, room.refuse(connection, refused))
+                return
+            except HintBusy as busy:
+                limited = reject(message.id, RejectCode.RATE_LIMITED, str(busy))
+                self._send(live, [(connection, limited)])
+                return
             except Exception as error:
                 self._fault(live, error)
                 return
-        hinted: Hinted | None = None
-        if task is not None:
-            assert self._deciders is not None
-            try:
-                hinted = await asyncio.wrap_future(self._deciders.submit(task))
-            except DecisionFailed as failure:
-                log.warning("table %s: %s; the hint is made in the server", live.room.id, failure)
+        try:
+            hinted = await asyncio.shield(made)
+        except asyncio.CancelledError:
+            if made.cancelled():
+                return  # the server stops
+            raise
+        except Exception as error:
+            self._fault(live, error)
+            return
         async with live.lock:
-            if self.tables.get(live.room.id) is not live:
-                return
-            try:
-                if hinted is not None:
-                    out = live.room.hinted(connection, message, hinted)
-                else:
-                    loop = asyncio.get_running_loop()
-                    out = await loop.run_in_executor(
-                        self._bots, live.room.answer, connection, message
-                    )
-            except Exception as error:
-                self._fault(live, error)
-                return
-            await self._commit(live, out)
+            if self.tables.get(room.id) is live:
+                self._send(live, room.hinted(connection, message, hinted))
+
+    def _send(self, live: Live, out: list[Outgoing]) -> None:
+        """Hand ``out`` to the connections, with nothing to store first."""
+        for connection, message in out:
+            outbox = live.outboxes.get(connection)
+            if outbox is not None:
+                outbox.put(message)
 
     async def disconnect(self, live: Live, connection: Connection) -> None:
         """A connection closed, or its messages could not be sent (said once; a second time
@@ -458,9 +525,9 @@ class Hall(NodeDuties):
             if not connection.open or self.tables.get(live.room.id) is not live:
                 return  # gone already, or dropped after a fault: storage is the truth
             out = live.room.disconnect(connection)
-            if connection.seat is not None:
-                await self._seen(live.room.id)
-            await self._commit(live, out)
+            if connection.seat is not None:  # a spectator's leaving changes nothing
+                await self._seen(live)
+                await self._commit(live, out)
         if live.finished and not live.outboxes:
             self._forget(live)
 
@@ -478,12 +545,16 @@ class Hall(NodeDuties):
         finishing = False
         try:
             if steps:
-                await self.commits.append(table_id, first, steps)
+                await self.commits.append(table_id, first, steps, live.fence)
             if live.room.table.match.is_over and not live.finished:
                 record, summary = _record(live), _summary(live)
-                await self._store(self.store.finish, table_id, record, summary, self.clock())
+                when = self.clock()
+                await self._store(self.store.finish, table_id, record, summary, when, live.fence)
                 live.finished = finishing = True
                 self._release(live)
+        except LeaseLost as error:  # another node took the table: nothing is acknowledged
+            await self._fenced_off(live, error)
+            return
         except Exception as error:  # storage's failures, and a record that cannot be made
             self._fault(live, error)
             return
@@ -491,10 +562,7 @@ class Hall(NodeDuties):
             await self._give_up(live)
         else:
             await self._keepscore_of(live)
-        for connection, message in out:
-            outbox = live.outboxes.get(connection)
-            if outbox is not None:
-                outbox.put(message)
+        self._send(live, out)
         if live.finished and not live.outboxes:  # nobody watches: nothing more to keep
             self._forget(live)
         self._schedule(live)
@@ -504,6 +572,10 @@ class Hall(NodeDuties):
         dropped from memory (its connections closed with 1011) and brought back from storage
         when someone connects again."""
         table_id = live.room.id
+        if isinstance(error, StorageAway):  # every table is read again once it is back
+            log.warning("table %s is let go until its storage is back: %s", table_id, error)
+            self._drop(live, CLOSE_TRY_AGAIN, STORAGE_AWAY)
+            return
         if isinstance(error, StorageError):
             log.error(
                 "table %s failed: %s; it is reloaded from storage on the next connection",
@@ -539,7 +611,7 @@ class Hall(NodeDuties):
         if table_id in self.tables:
             return self.tables[table_id]
         found = await self._store(self.store.table_config, table_id)
-        kept, lease_until = None, 0.0
+        kept, lease = None, None
         if found is not None and found[0] is TableStatus.PLAYING:
             now = self.clock()
             lease = await self._store(
@@ -548,17 +620,17 @@ class Hall(NodeDuties):
             if not lease.taken:
                 self._faulted.discard(table_id)
                 return lease.holder
-            kept, lease_until = await self._store(self.store.kept, table_id), lease.expires
+            kept = await self._store(self.store.kept, table_id)
         self._faulted.discard(table_id)
         if table_id in self.tables:
             return self.tables[table_id]
-        if kept is None:
+        if kept is None or lease is None:
             if found is not None:  # over or closed: nobody serves it, nobody needs its lease
                 await self._release_lease(table_id)
             return None
-        return self._restore(kept, lease_until)
+        return self._restore(kept, lease)
 
-    def _restore(self, kept: KeptTable, lease_until: float) -> Live | None:
+    def _restore(self, kept: KeptTable, lease: Lease) -> Live | None:
         """The table ``kept`` back in memory with its clock set; None when its rows cannot be
         read or replayed (logged in one line, noted in :attr:`unrestorable`; storage keeps
         them as they are)."""
@@ -578,14 +650,20 @@ class Hall(NodeDuties):
             self.unrestorable[kept.id] = reason
             return None
         self.unrestorable.pop(kept.id, None)
-        live = Live(room, config, lease_until=lease_until)
+        live = Live(room, config, lease.fence, lease_until=lease.expires)
         self.tables[kept.id] = live
         self._schedule(live)  # nobody else can hold the lock of a table not yet served
         return live
 
     def _timing(self, timer: float | None) -> Timing:
         """The waits of a table whose turn timer is ``timer``."""
-        return Timing(turn=timer, absent=self.absent_wait, next=self.next_wait)
+        return Timing(
+            turn=timer,
+            absent=self.absent_wait,
+            next=self.next_wait,
+            presence=self.presence_every,
+            deal=self.deal_wait,
+        )
 
     def _drop(self, live: Live, code: int, reason: str = "") -> None:
         self._stop_clocks(live)
@@ -611,20 +689,28 @@ class Hall(NodeDuties):
 
     @staticmethod
     def _stop_clocks(live: Live) -> None:
-        """Cancel the table's timer and the decision it waits for: nothing more happens."""
-        for task in (live.timer, live.deciding):
+        """Cancel the table's timers and the decision it waits for: nothing more happens."""
+        for task in (live.timer, live.deciding, live.presence):
             if task is not None:
                 task.cancel()
+        live.timer = live.presence = None
 
     def _schedule(self, live: Live) -> None:
-        """Set the table's one timer for what it waits for now (the caller holds its lock)."""
+        """Set the table's one timer for what it waits for now (the caller holds its lock),
+        unless it is set for that already: a change that leaves the wait as it was (a seat's
+        coming or leaving, a line of talk) does not start a bot's pause or a wait again."""
+        self._schedule_presence(live)
+        room = live.room
+        deadline = room.deadline()
+        waits_for = (room.turn(), deadline)
+        if live.timer is not None and live.waits_for == waits_for and not self._stopping:
+            return
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
         if self._stopping:
             return
-        room = live.room
-        deadline = room.deadline()
+        live.waits_for = waits_for
         if room.waiting_for_bot():
             if live.deciding is not None:
                 return  # the bot's decision is on its way
@@ -635,7 +721,7 @@ class Hall(NodeDuties):
         elif deadline is not None:
             delay = deadline.at - self.clock()
             seat = deadline.seat
-            if deadline.kind is DeadlineKind.NEXT:
+            if deadline.kind in (DeadlineKind.NEXT, DeadlineKind.DEAL):
                 self._later(live, delay, lambda: self._deal(live))
             elif seat is not None:
                 self._later(live, delay, lambda: self._time_out(live, seat))
@@ -660,6 +746,36 @@ class Hall(NodeDuties):
 
         task = asyncio.create_task(fire())
         live.timer = task
+
+    def _schedule_presence(self, live: Live) -> None:
+        """Set the table's presence timer for the first seat's coming or leaving it may tell
+        (:meth:`Room.presence_due <baloot.server.room.Room.presence_due>`)."""
+        due = None if self._stopping else live.room.presence_due()
+        if live.presence is not None and live.presence_at == due:
+            return
+        if live.presence is not None:
+            live.presence.cancel()
+            live.presence = None
+        if due is None:
+            return
+
+        async def tell() -> None:
+            await asyncio.sleep(max(0.01, due - self.clock()))  # never a loop of empty turns
+            async with live.lock:
+                if live.presence is not task:
+                    return
+                live.presence = None
+                if self.tables.get(live.room.id) is not live:
+                    return
+                try:
+                    out = live.room.tell_presence()
+                except Exception as error:
+                    self._fault(live, error)
+                    return
+                await self._commit(live, out)
+
+        task = asyncio.create_task(tell())
+        live.presence, live.presence_at = task, due
 
     async def _bot_step(self, live: Live) -> list[Outgoing]:
         """The bot to act decides: sent to the deciders when there are some and the bot
@@ -728,12 +844,18 @@ class Hall(NodeDuties):
         except Exception as error:
             raise StorageError(f"storage failed: {first_line(error)}") from error
 
-    async def _seen(self, table_id: str) -> None:
-        """Note that a human of the table is here, for the idle clock. A failure is logged,
+    async def _seen(self, live: Live) -> None:
+        """Note that a human of the table is here, for the idle clock (once every
+        :data:`SEEN_EVERY` seconds at most: the idle clock counts days). A failure is logged,
         not fatal: the idle clock is not the table's truth, and the next step stored says
         whether storage works."""
+        now = self.clock()
+        if now - live.seen_at < SEEN_EVERY:
+            return
+        live.seen_at = now
+        table_id = live.room.id
         try:
-            await self._store(self.store.seen, table_id, self.clock())
+            await self._store(self.store.seen, table_id, now)
         except StorageError as error:
             log.warning("table %s: a player's presence was not noted: %s", table_id, error)
 
@@ -758,7 +880,7 @@ class Hall(NodeDuties):
                 continue
             async with idle.lock:
                 await self._store(
-                    self.store.close_table, table_id, now, _summary(idle), _record(idle)
+                    self.store.close_table, table_id, now, _summary(idle), _record(idle), idle.fence
                 )
                 self._drop(idle, 1001)
                 await self._give_up(idle)

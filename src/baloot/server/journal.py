@@ -59,6 +59,9 @@ class StepKind(Enum):
     """A Sawa: every remaining action of the hand, in order."""
     NEXT = "next"
     """A human seat is ready for the next hand (the hand is dealt once all are)."""
+    ENTROPY = "entropy"
+    """A human seat's ``entropy`` for the hand not yet dealt (the first is dealt once every
+    human seat gave its own)."""
     DEAL = "deal"
     """The next hand was dealt without waiting any longer."""
     UNDO = "undo"
@@ -74,8 +77,8 @@ class Step:
     """One change of a table: its kind, the table's ``v`` after it, the seat and client
     ``id`` behind it (if any), the actions applied, in record notation, and the ``text`` of a
     line of table talk. At a table with fair deals, a step that ends a hand keeps the
-    ``secret`` drawn for the next (lowercase hex), and a ``next`` the seat's ``entropy``
-    (``seat-view.md`` §4)."""
+    ``secret`` drawn for the next (lowercase hex), and a ``next`` or an ``entropy`` the seat's
+    ``entropy`` (``seat-view.md`` §4)."""
 
     kind: StepKind
     v: int
@@ -137,8 +140,10 @@ class TableConfig:
     value, ``tokens`` maps each human seat to the SHA-256 digest of its token (the tokens
     themselves are never kept), ``timer`` is the turn timer in seconds (None: no timer) and
     ``created`` a Unix time. ``fair`` is None for a table dealt from its seed, else the
-    first hand's secret and entropy (``{"secret": HEX, "entropy": {"S": HEX}}``): never
-    shown to anyone before that hand is over.
+    first hand's secret (``{"secret": HEX}``): never shown to anyone before that hand is over.
+    The players' entropy for that hand comes after it, in steps; a config that holds
+    ``"entropy": {"S": HEX}`` too is that of a table whose first hand was dealt at once with
+    it, when it was made (as tables were before their first hand waited for the players).
 
     >>> config = TableConfig("t1", {"N": "bot:heuristic", "E": "bot:heuristic",
     ...     "S": "Saad", "W": "bot:heuristic"}, ("S",), "classic", 7, None, False,
@@ -267,10 +272,12 @@ def _hex(data: Mapping[str, Any], key: str, sizes: range) -> str | None:
 
 
 def _fair_start(value: object) -> dict[str, Any] | None:
-    """The first hand's secret and entropy as a config keeps them, checked (or None)."""
+    """The first hand's secret (and the entropy it was dealt with at once, for a table that
+    was made so) as a config keeps them, checked (or None)."""
     if value is None:
         return None
     data = _object(value, "fair")
+    dealt_with = "entropy" in data
     entropy = _typed(data.get("entropy", {}), dict, "the first hand's entropy")
     try:
         read_secret(data.get("secret"), "the first hand's secret")
@@ -280,7 +287,8 @@ def _fair_start(value: object) -> dict[str, Any] | None:
             read_entropy(text)
     except FairError as error:
         raise JournalError(str(error)) from None
-    return {"secret": data["secret"], "entropy": dict(entropy)}
+    kept = {"secret": data["secret"]}
+    return kept | {"entropy": dict(entropy)} if dealt_with else kept
 
 
 def _object(data: object, what: str) -> Mapping[str, Any]:

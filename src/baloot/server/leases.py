@@ -11,9 +11,16 @@ renewal. A node takes a lease before it restores or creates a table
 or when it holds it already; otherwise it learns the holder, to send the connection there. A
 node stops serving a table as soon as a renewal no longer lists it (another node took it).
 New tables go to the least loaded live node (:meth:`Leases.live_nodes`), and so do the tables
-nobody holds (:meth:`Leases.adopt`: their node died). A lease is a promise,
-not a lock on the journal: should two nodes ever write one table, its step numbering
-(``Store.append(..., first=)``) refuses the second one's steps.
+nobody holds (:meth:`Leases.adopt`: their node died).
+
+A lease is also a **fence**. Every take of a table (by any node, its holder included) gives
+the lease the table's next **epoch**, a number that only grows; a node writes the table's
+journal with its :class:`Fence` (its name and that epoch), and the database lets the write
+pass only if the lease row, locked in the same transaction, still holds them (else a
+:class:`LeaseLost`). So a node paused past its lease (a long pause of the process, a frozen
+VM) and resumed after another node took the table stores nothing: what it was about to
+acknowledge is refused, and it learns that it lost the table. The journal's step numbering
+(``Store.append(..., first=)``) still refuses a second copy's steps as well.
 
 Time is each node's clock, passed in (``now``, Unix seconds): the nodes' clocks must agree to
 well under ``LEASE_SECONDS - RENEW_SECONDS`` (NTP gives milliseconds). Every method is one
@@ -29,8 +36,9 @@ for the one node a SQLite file serves.
 ...     "S": "Saad", "W": "bot:heuristic"}, ("S",), "classic", 7, None, True, {}, 1000.0))
 >>> store.register_node("a", "https://a.example", now=1000.0)
 >>> store.register_node("b", "https://b.example", now=1000.0)
->>> store.take_lease("t1", "a", now=1000.0, ttl=LEASE_SECONDS).taken
-True
+>>> first = store.take_lease("t1", "a", now=1000.0, ttl=LEASE_SECONDS)
+>>> first.taken, first.fence
+(True, Fence(node='a', epoch=1))
 >>> lease = store.take_lease("t1", "b", now=1001.0, ttl=LEASE_SECONDS)
 >>> lease.taken, lease.holder.name, lease.holder.url, lease.expires
 (False, 'a', 'https://a.example', 1006.0)
@@ -40,8 +48,12 @@ True
 'a'
 >>> store.holder("t1", now=1008.0) is None  # a paused: not renewed for LEASE_SECONDS
 True
->>> store.take_lease("t1", "b", now=1008.0, ttl=LEASE_SECONDS).taken
-True
+>>> store.take_lease("t1", "b", now=1008.0, ttl=LEASE_SECONDS).fence
+Fence(node='b', epoch=2)
+>>> store.append("t1", [], first=0, fence=first.fence)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+baloot.server.leases.LeaseLost: table t1: node a no longer holds its lease (epoch 1): ...
 >>> store.renew_leases("a", now=1008.5, ttl=LEASE_SECONDS)  # a learns it lost t1
 set()
 >>> store.heartbeat("a", load=0, now=1008.5)
@@ -56,7 +68,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from baloot.server.transactions import StorageError, Transactions
+from baloot.server.transactions import Run, StorageError, Transactions
 
 #: How long a lease lasts unrenewed, in seconds: three renewals, so that a node keeps its tables
 #: through two missed ones (a slow commit, a pause of the process), while the tables of a node
@@ -79,14 +91,35 @@ class Node:
 
 
 @dataclass(frozen=True, slots=True)
+class Fence:
+    """A node's hold on a table, as a write of the table's journal gives it: the write
+    passes only while the table's lease is still ``node``'s at ``epoch``."""
+
+    node: str
+    epoch: int
+
+
+@dataclass(frozen=True, slots=True)
 class Lease:
     """What :meth:`Leases.take_lease` got: the table's lease is ``holder``'s until
-    ``expires``; ``taken`` when the holder is the node that asked."""
+    ``expires``, the table's take number ``epoch``; ``taken`` when the holder is the node
+    that asked."""
 
     table_id: str
     holder: Node
     expires: float
     taken: bool
+    epoch: int
+
+    @property
+    def fence(self) -> Fence:
+        """What the holder's writes of the table give, for the database to check."""
+        return Fence(self.holder.name, self.epoch)
+
+
+class LeaseLost(StorageError):
+    """A write refused because the writer's lease on the table is gone (another node took
+    it, or it was given up): the writer stops serving the table."""
 
 
 _NODE_COLUMNS: Final = "n.name, n.url, n.load, n.heartbeat"
@@ -154,13 +187,15 @@ class Leases(Transactions):
                 " RETURNING node",
                 (table_id, node, now + ttl, now),
             )
+            if taken:
+                self._next_epoch(run, table_id)
             rows = run(
-                f"SELECT l.expires, {_NODE_COLUMNS} FROM leases l"
+                f"SELECT l.expires, l.epoch, {_NODE_COLUMNS} FROM leases l"
                 " JOIN nodes n ON n.name = l.node WHERE l.table_id = ?",
                 (table_id,),
             )
-        expires, *holder = rows[0]
-        return Lease(table_id, _node(tuple(holder)), float(expires), bool(taken))
+        expires, epoch, *holder = rows[0]
+        return Lease(table_id, _node(tuple(holder)), float(expires), bool(taken), int(epoch))
 
     def adopt(self, node: str, now: float, ttl: float, limit: int) -> list[str]:
         """Take for ``node`` until ``now + ttl`` the leases of at most ``limit`` tables in play
@@ -179,6 +214,8 @@ class Leases(Transactions):
                 " RETURNING table_id",
                 (node, now + ttl, now, limit, now),
             )
+            for (table_id,) in rows:
+                self._next_epoch(run, str(table_id))
         return sorted(str(table_id) for (table_id,) in rows)
 
     def renew_leases(self, node: str, now: float, ttl: float) -> set[str]:
@@ -196,6 +233,33 @@ class Leases(Transactions):
         stops serving it), so that another node may take it at once."""
         with self._transaction() as run:
             run("DELETE FROM leases WHERE table_id = ? AND node = ?", (table_id, node))
+
+    @staticmethod
+    def _next_epoch(run: Run, table_id: str) -> None:
+        """Give the lease just taken (its row locked by this transaction) the table's next
+        epoch: the count of takes lives with the table, which outlives its lease rows, and its
+        row is locked too, so that takes one after another count up, never down."""
+        (epoch,) = run(
+            "UPDATE tables SET lease_epoch = lease_epoch + 1 WHERE id = ? RETURNING lease_epoch",
+            (table_id,),
+        )[0]
+        run("UPDATE leases SET epoch = ? WHERE table_id = ?", (epoch, table_id))
+
+    def _fenced(self, run: Run, table_id: str, fence: Fence | None) -> None:
+        """Refuse (a :class:`LeaseLost`) a write of the table unless its lease is still
+        ``fence``'s; on PostgreSQL the lease row stays locked until the write commits, so that
+        no node takes it (and reads the journal) halfway."""
+        if fence is None:
+            return
+        lock = " FOR SHARE" if self._postgres else ""  # SQLite: one writer at a time anyway
+        if not run(
+            f"SELECT 1 FROM leases WHERE table_id = ? AND node = ? AND epoch = ?{lock}",
+            (table_id, fence.node, fence.epoch),
+        ):
+            raise LeaseLost(
+                f"table {table_id}: node {fence.node} no longer holds its lease (epoch "
+                f"{fence.epoch}): another node took it, or it was given up"
+            )
 
     def holder(self, table_id: str, now: float) -> Node | None:
         """The node whose lease on the table runs at ``now``; None when nobody's does (the

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from baloot.server.journal import TableConfig
+from baloot.server.leases import Fence
 from baloot.server.messages import Message
 from baloot.server.room import Room
 from baloot.server.seating import Connection
@@ -16,7 +17,8 @@ from baloot.server.seating import Connection
 OUTBOX: Final = 2048
 #: The close code for a table kept in storage that could not be restored from it.
 CLOSE_UNRESTORABLE: Final = 4500
-#: The close code that asks a client to come back later (too many connections, a reload).
+#: The close code that asks a client to come back later (too many connections, a reload, the
+#: database away).
 CLOSE_TRY_AGAIN: Final = 1013
 #: The close code of a connection to a table that another node serves (as ``GET /t/ID``'s
 #: 307 redirect): its reason is that node's public URL, where the client connects instead.
@@ -54,9 +56,20 @@ class Live:
 
     room: Room
     config: TableConfig
+    fence: Fence
+    """This node's lease on the table, which every write of its journal gives the database."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outboxes: dict[Connection, Outbox] = field(default_factory=dict)
     timer: asyncio.Task[None] | None = None
+    waits_for: object = None
+    """What the table waited for when its timer was set (:meth:`Room.turn
+    <baloot.server.room.Room.turn>` and its deadline): while that stays, the timer runs on."""
+    presence: asyncio.Task[None] | None = None
+    """The timer that tells a seat's coming or leaving once it may be told, at
+    ``presence_at``: a timer of its own, so that telling it restarts no wait of the table."""
+    presence_at: float | None = None
+    seen_at: float = float("-inf")
+    """When a human's presence was last noted for the idle clock (by the node's clock)."""
     #: A bot's decision sent to the deciders, not yet back: the table's lock is free meanwhile.
     deciding: asyncio.Task[None] | None = None
     finished: bool = False

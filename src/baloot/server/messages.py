@@ -15,6 +15,8 @@ Act(id='c7', action='S play Jd')
 (Resync(since=12), AskHint(id='h1'))
 >>> parse('{"type": "say", "id": "m4", "text": "well played"}')
 Say(id='m4', text='well played')
+>>> parse('{"type": "entropy", "id": "e1", "hand": 1, "entropy": "9f"}')
+GiveEntropy(id='e1', hand=1, entropy=b'\\x9f')
 >>> try:
 ...     parse("[1, 2]")
 ... except Refused as refused:
@@ -65,6 +67,7 @@ class ClientType(StrEnum):
     HINT = "hint"
     CLAIM = "claim"
     SAY = "say"
+    ENTROPY = "entropy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,16 @@ class Next:
 
 
 @dataclass(frozen=True, slots=True)
+class GiveEntropy:
+    """The seat's entropy for the deal of hand ``hand``, whose commitment it has seen (at a
+    table with fair deals; ``seat-view.md`` §4)."""
+
+    id: str
+    hand: int
+    entropy: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the seat's last decision (a table with one human)."""
 
@@ -131,7 +144,7 @@ class Say:
 
 
 #: A client message, read.
-ClientMessage = Act | Resync | Ping | Next | Undo | AskHint | Claim | Say
+ClientMessage = Act | Resync | Ping | Next | GiveEntropy | Undo | AskHint | Claim | Say
 #: The messages of one ``id`` and nothing else, by type.
 _WITH_ID: Final[dict[ClientType, type[Undo | AskHint | Claim]]] = {
     ClientType.UNDO: Undo,
@@ -150,6 +163,8 @@ class RejectCode(StrEnum):
     UNKNOWN_TYPE = "unknown_type"
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
+    NOT_NOW = "not_now"
+    """An ``entropy`` for a hand already dealt, not yet committed to, or given twice."""
 
 
 def thinks(message: ClientMessage) -> bool:
@@ -327,6 +342,8 @@ def parse(text: str) -> ClientMessage:
                 return Next(id_, read_entropy(message["entropy"]))
             except FairError as error:
                 raise Refused(id_, RejectCode.BAD_MESSAGE, f"a next's {error}") from None
+        case ClientType.ENTROPY:
+            return _entropy(message)
         case ClientType.SAY:
             id_ = _required_id(message)
             said = message.get("text")
@@ -340,6 +357,18 @@ def parse(text: str) -> ClientMessage:
             return _WITH_ID[with_id](_required_id(message))
         case never:
             assert_never(never)
+
+
+def _entropy(message: Message) -> GiveEntropy:
+    """An ``entropy`` message, checked: an id, a hand's number, 1 to 64 bytes as hex."""
+    id_ = _required_id(message)
+    hand = message.get("hand")
+    if not isinstance(hand, int) or isinstance(hand, bool) or hand < 1:
+        raise Refused(id_, RejectCode.BAD_MESSAGE, "an entropy needs hand, a number from 1")
+    try:
+        return GiveEntropy(id_, hand, read_entropy(message.get("entropy")))
+    except FairError as error:
+        raise Refused(id_, RejectCode.BAD_MESSAGE, f"an entropy's {error}") from None
 
 
 def _read(text: str) -> Message:

@@ -12,22 +12,27 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Node
 from baloot.server.live import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN, Live, score_of
 from baloot.server.placement import adoption_quota
-from baloot.server.storage import StorageError, Store, TableStatus
+from baloot.server.storage import LeaseLost, StorageError, Store, TableStatus
 
 log = logging.getLogger("baloot.server")
 
 T = TypeVar("T")
+
+#: The reason of the close (1013) of a table's connections when its storage is away: the
+#: table is read again from storage once it is back.
+STORAGE_AWAY: Final = "the server cannot reach its storage; connect again"
 
 
 class NodeDuties:
     """What a hall does as a node (see the module); the hall gives it its tables and store."""
 
     node: str
+    public_url: str
     store: Store
     clock: Callable[[], float]
     tables: dict[str, Live]
@@ -97,9 +102,8 @@ class NodeDuties:
             running_out = [
                 live for live in serving.values() if live.lease_until <= now + RENEW_SECONDS
             ]
-            reason = "the server cannot reach its storage; connect again"
             await asyncio.gather(
-                *(self._let_go(live, CLOSE_TRY_AGAIN, reason) for live in running_out)
+                *(self._let_go(live, CLOSE_TRY_AGAIN, STORAGE_AWAY) for live in running_out)
             )
             return
         for table_id, live in serving.items():
@@ -119,16 +123,28 @@ class NodeDuties:
 
     async def _lose(self, live: Live, now: float) -> None:
         """Let go of a table whose lease another node took: its connections are sent there."""
-        table_id = live.room.id
-        log.warning("table %s is served by another node now", table_id)
+        log.warning("table %s is served by another node now", live.room.id)
+        await self._let_go(live, *await self._gone_to(live.room.id, now))
+
+    async def _fenced_off(self, live: Live, error: LeaseLost) -> None:
+        """Let go at once of a table whose write the database refused, its lease gone (the
+        caller holds the table's lock): nothing of that write is acknowledged, and its
+        connections are sent to the node that holds the table now."""
+        log.warning("table %s is let go: %s", live.room.id, error)
+        code, reason = await self._gone_to(live.room.id, self.clock())
+        if self.tables.get(live.room.id) is live:
+            self._drop(live, code, reason)
+
+    async def _gone_to(self, table_id: str, now: float) -> tuple[int, str]:
+        """The close code and reason that send a lost table's connections on: to its holder
+        (:data:`CLOSE_ELSEWHERE`, its public URL), or to try again when none is known."""
         try:
             holder = await self._store(self.store.holder, table_id, now)
         except StorageError:
             holder = None
-        if holder is None:
-            await self._let_go(live, CLOSE_TRY_AGAIN, "the table moves; connect again")
-        else:
-            await self._let_go(live, CLOSE_ELSEWHERE, holder.url)
+        if holder is None or holder.name == self.node:
+            return CLOSE_TRY_AGAIN, "the table moves; connect again"
+        return CLOSE_ELSEWHERE, holder.url
 
     async def _let_go(self, live: Live, code: int, reason: str) -> None:
         """Drop the table from memory (its connections closed with ``code`` and ``reason``)
@@ -179,6 +195,18 @@ class NodeDuties:
             return None
         holder = await self._store(self.store.holder, table_id, self.clock())
         return None if holder is None or holder.name == self.node else holder.url
+
+    async def served_at(self, table_id: str) -> str | None:
+        """The public URL of the node that serves the table in play now, for a client that
+        lost its node (``GET /api/tables/ID``'s ``url``): the lease holder's, else this
+        node's (a connection here takes the lease); None when this node has no public URL
+        and the table is not another node's."""
+        holder = None
+        if table_id not in self.tables:
+            holder = await self._store(self.store.holder, table_id, self.clock())
+        if holder is not None and holder.name != self.node:
+            return holder.url
+        return self.public_url or None
 
     async def public_tables(self) -> list[dict[str, Any]]:
         """The public tables in play on every node, as storage knows them

@@ -9,7 +9,9 @@ to learn the new table's id, which ``GET /api/tables/ID`` says (``rematch``) onc
 
 Its id is derived from the finished table's (:func:`rematch_id`): every node and every press
 of the button finds the same table with nothing more stored, and two presses at once make one
-table (storage refuses the second).
+table (storage refuses the second). The answer holds its first hand's commitment
+(:func:`first_fair`): each seat's entropy for that hand comes after it, in an ``entropy``
+message, and the hand waits for it (``seat-view.md`` §4).
 
 >>> rematch_id("t1"), rematch_id("t1") == rematch_id("t1"), rematch_id("t2") != rematch_id("t1")
 ('m8Q8hWB4IFGW', True, True)
@@ -21,10 +23,11 @@ import base64
 import hashlib
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from baloot.core.errors import BalootError
 from baloot.core.seats import Seat
+from baloot.records.fair import commitment_of
 from baloot.records.record import read_rules
 from baloot.server.journal import TableConfig
 from baloot.server.room import Room
@@ -60,6 +63,24 @@ def seat_of(config: TableConfig, token: object) -> Seat:
             if kept == digest:
                 return Seat[seat]
     raise RematchError("token is not a seat's token of this table", 403)
+
+
+def first_fair(config: TableConfig) -> dict[str, Any] | None:
+    """The first hand's fair table of the table ``config`` describes, as it was published
+    when the table was made: its commitment, before any entropy (None for a table dealt from
+    its seed).
+
+    >>> from dataclasses import replace
+    >>> config = TableConfig("t1", {}, (), "classic", 7, None, False, {}, 0.0)
+    >>> first_fair(config) is None
+    True
+    >>> first_fair(replace(config, fair={"secret": "00" * 32}))["commitment"][:12]
+    '66687aadf862'
+    """
+    if config.fair is None:
+        return None
+    secret = bytes.fromhex(config.fair["secret"])
+    return {"hand": 1, "commitment": commitment_of(secret), "entropy": {}}
 
 
 def rematch_room(

@@ -17,12 +17,20 @@ Player(kind=<PlayerKind.HUMAN: 'human'>, name='N')
 Traceback (most recent call last):
 ...
 baloot.server.requests.CreateError: seat S: a player is 'human' or 'bot:NAME'
+
+Entropy must reach the server after the commitment it is mixed with, never with the table:
+
+>>> try:
+...     read_request({"seats": {"S": "human"}, "entropy": {"S": "9f"}})
+... except CreateError as error:
+...     print(error)
+"entropy" is refused: each seat sends its own once it has seen the commitment
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from baloot.bots.base import check_bot_name
@@ -30,12 +38,11 @@ from baloot.bots.names import UnknownBotError
 from baloot.core.errors import RecordError
 from baloot.core.rules import Rules
 from baloot.core.seats import Seat
-from baloot.records.fair import FairError, read_entropy
 from baloot.records.record import read_rules
 from baloot.table.players import BOT_PREFIX, Player, PlayerKind
 
 #: The turn timers a table may have, in seconds (None: no timer).
-TIMERS: Final = (None, 15, 30, 60)
+TIMERS: Final = (None, 10, 15, 30, 60)
 #: The longest display name, in characters.
 MAX_NAME: Final = 40
 #: The longest player (``bot:NAME[:OPTIONS]``), in characters.
@@ -55,20 +62,23 @@ class TableRequest:
     """A table request, checked: the players of the seats it names (a human without a name
     is called by the seat's letter; a seat left out is for :meth:`Room.create
     <baloot.server.room.Room.create>` to fill), the rules, the turn timer in seconds (None:
-    none), whether the table is public, and the human seats' entropy for the first deal
-    (``"entropy": {"S": HEX}``, 1 to 64 bytes as lowercase hex; ``seat-view.md`` §4)."""
+    none) and whether the table is public. It holds no entropy: a seat's entropy for the first
+    deal comes after that deal's commitment is published (``seat-view.md`` §4)."""
 
     players: dict[Seat, Player]
     rules: Rules
     timer: int | None
     public: bool
-    entropy: dict[Seat, bytes] = field(default_factory=dict)
 
 
 def read_request(request: Mapping[str, Any]) -> TableRequest:
     """The checked parts of a table request; a :class:`CreateError` for the first bad one."""
     if not isinstance(request, Mapping):
         raise CreateError("the request must be a JSON object")
+    if "entropy" in request:
+        raise CreateError(
+            '"entropy" is refused: each seat sends its own once it has seen the commitment'
+        )
     seats_in = request.get("seats", {})
     names_in = request.get("names", {})
     if not isinstance(seats_in, Mapping) or not isinstance(names_in, Mapping):
@@ -86,7 +96,7 @@ def read_request(request: Mapping[str, Any]) -> TableRequest:
             raise CreateError(f"seat {seat}: a bot name is printable, {MAX_PLAYER} chars at most")
         bot = Player.parse(kind)
         try:
-            check_bot_name(bot.name, programs=False)
+            check_bot_name(bot.name, programs=False, bounded=True)
         except UnknownBotError as error:
             raise CreateError(f"seat {seat}: {error}") from None
         asked[Seat[seat]] = bot
@@ -111,34 +121,8 @@ def read_request(request: Mapping[str, Any]) -> TableRequest:
         raise CreateError(str(error)) from None
     timer = request.get("timer")
     if timer not in TIMERS or isinstance(timer, bool):
-        raise CreateError("timer is null, 15, 30 or 60 (seconds)")
+        raise CreateError("timer is null, 10, 15, 30 or 60 (seconds)")
     public = request.get("public", False)
     if not isinstance(public, bool):
         raise CreateError("public is true or false")
-    return TableRequest(
-        players, rules, timer, public, _entropy(request.get("entropy", {}), players)
-    )
-
-
-def _entropy(given: object, players: Mapping[Seat, Player]) -> dict[Seat, bytes]:
-    """The human seats' entropy for the first deal, checked.
-
-    >>> _entropy({"S": "9f"}, {Seat.S: Player.human("Saad")})
-    {<Seat.S: 2>: b'\\x9f'}
-    >>> _entropy({"E": "9f"}, {Seat.S: Player.human("Saad")})
-    Traceback (most recent call last):
-    ...
-    baloot.server.requests.CreateError: entropy: E is not a human seat of the table
-    """
-    if not isinstance(given, Mapping):
-        raise CreateError('"entropy" must be an object of seats')
-    entropy: dict[Seat, bytes] = {}
-    for seat, text in given.items():
-        player = players.get(Seat[seat]) if seat in Seat.__members__ else None
-        if player is None or not player.is_human:
-            raise CreateError(f"entropy: {str(seat)[:8]} is not a human seat of the table")
-        try:
-            entropy[Seat[seat]] = read_entropy(text)
-        except FairError as error:
-            raise CreateError(f"{error} (seat {seat})") from None
-    return entropy
+    return TableRequest(players, rules, timer, public)

@@ -14,18 +14,27 @@ How a server drives it:
   spectator). An unknown token raises :class:`~baloot.server.seating.RoomError`: close with
   its ``close_code`` (4403). Otherwise send the returned messages: the new connection's
   ``snapshot`` first, and to the other connections the ``seat`` message that says the seat
-  is back, if it is.
+  is back, if it is and may be told now.
 - For every text frame, :meth:`Room.receive`; send each returned ``(connection, message)``
   in order (the acting connection's ``ack`` comes before the events of its action).
 - Whenever the table waits for a bot (:meth:`Room.waiting_for_bot`), call
   :meth:`Room.step_bot` (at once, or after a short pause so that people can follow) and send
   what it returns; repeat until it returns nothing.
 - When a socket closes, :meth:`Room.disconnect`, and send what it returns.
+- A seat's comings and leavings are told at most once every few seconds
+  (:mod:`~baloot.server.presence`): when :meth:`Room.presence_due` passes, call
+  :meth:`Room.tell_presence` and send what it returns. Telling them, a ``ping``, a
+  ``resync`` and anything a spectator sends change nothing the table waits for
+  (:meth:`Room.turn`, :meth:`Room.deadline`): a server's timer runs on through them.
 - Timers are the server's, set for :meth:`Room.deadline`: when a ``turn`` or ``stand-in``
-  deadline passes it calls :meth:`Room.time_out`, when a ``next`` one does :meth:`Room.deal`.
+  deadline passes it calls :meth:`Room.time_out`, when a ``next`` or a ``deal`` one does
+  :meth:`Room.deal`.
 - Fair deals (a room made without a seed): the first hand's secret is in the room's
   :meth:`Room.config`, each later one in the step that ended the hand before it, so both are
-  stored before anything that follows them is sent (:meth:`Room.take_steps`).
+  stored before anything that follows them is sent (:meth:`Room.take_steps`). The players'
+  entropy always comes after the commitment it is mixed with, in an ``entropy`` message (or a
+  ``next``): the first hand of a table with human seats waits for theirs, until its ``deal``
+  deadline (until then a ``snapshot`` holds ``"view": null``).
 
 Every numbered message (``event``, ``hand-over``, ``deal``, ``seat``, ``said``, and the ``snapshot``
 that follows an undo) takes the ``v`` of the table's event it tells (the table keeps the one
@@ -91,6 +100,7 @@ from baloot.server.messages import (
     AskHint,
     Claim,
     ClientMessage,
+    GiveEntropy,
     Message,
     Next,
     Ping,
@@ -106,6 +116,7 @@ from baloot.server.messages import (
     table_view,
     view_message,
 )
+from baloot.server.presence import Presence
 from baloot.server.seating import Connection, Seating, seat_table
 from baloot.server.talk import SAY_EVERY, Line, Talk
 from baloot.table.fair_deals import FairDeals
@@ -144,9 +155,10 @@ class Room:
     steps kept for ``resync``; ``record_url`` is the record's address, shown in ``MATCH`` once
     the match is over. ``timing`` holds the table's waits and ``clock`` gives the time in
     seconds since the epoch: with them the room works out its :meth:`deadline`, the ``now`` of
-    its messages and the pace of table talk. ``secret_bytes`` gives the secrets of its hands'
-    fair deals (the system's :func:`secrets.token_bytes`; a test's seeded source makes its
-    games reproducible).
+    its messages and the pace of table talk; ``created`` is when the table was made (now,
+    unless given), which its first hand's wait for the players' entropy counts from.
+    ``secret_bytes`` gives the secrets of its hands' fair deals (the system's
+    :func:`secrets.token_bytes`; a test's seeded source makes its games reproducible).
     """
 
     def __init__(
@@ -161,14 +173,17 @@ class Room:
         timing: Timing | None = None,
         clock: Callable[[], float] = time.time,
         secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
+        created: float | None = None,
     ) -> None:
         self.table = table
         self.timing = timing or Timing()
         self.clock = clock
+        self.created = clock() if created is None else created
         self._turns = TurnClock(lambda: self.clock())  # the clock a server may set later
         self.talk = Talk()
         self.id = room_id if room_id is not None else secrets.token_urlsafe(9)
         self.seating = Seating(table, token_digests)
+        self.presence = Presence()
         self.hint_bot: HintBot = hint_bot or BestHints(random.Random(0))
         self.record_url = record_url
         self._history: deque[tuple[int, dict[Seat | None, str]]] = deque(maxlen=history)
@@ -188,7 +203,6 @@ class Room:
         room_id: str | None = None,
         history: int = HISTORY,
         token_digests: Mapping[Seat, str] | None = None,
-        entropy: Mapping[Seat, bytes] | None = None,
         timing: Timing | None = None,
         clock: Callable[[], float] = time.time,
         secret_bytes: Callable[[int], bytes] = secrets.token_bytes,
@@ -202,8 +216,9 @@ class Room:
 
         Without a ``seed`` (a server's tables), every deal is fair (``seat-view.md`` §4): each
         hand's deck is derived from a fresh secret of ``secret_bytes`` and the human seats'
-        entropy, ``entropy`` for the first hand (which is dealt at once); the first dealer and
-        the bots' generators come from a secret seed of it too. With a
+        entropy, which comes after its commitment (the first hand waits for it at a table with
+        human seats); the first dealer and the bots' generators come from a secret seed of it
+        too. With a
         ``seed`` (a table that must be reproducible: tests, examples), every deck is dealt
         from it (:func:`~baloot.server.seating.seat_table`) and no deal has a fair table.
         """
@@ -211,7 +226,7 @@ class Room:
             table = seat_table(players or {}, rules, seed)
         else:
             first = FairDeals(lambda: secret_bytes(SECRET_BYTES))  # kept by its config
-            table = seat_table(players or {}, rules, None, first, entropy, secret_bytes)
+            table = seat_table(players or {}, rules, None, first, None, secret_bytes)
         return cls(
             table,
             room_id,
@@ -235,13 +250,14 @@ class Room:
             table = seat_table(players, rules, config.seed)
         else:
             first = _Secrets(kept=[config.fair["secret"]])
-            entropy = {
-                Seat[seat]: read_entropy(text) for seat, text in config.fair["entropy"].items()
-            }
+            dealt_with = config.fair.get("entropy")  # a table whose first hand did not wait
+            entropy = None
+            if dealt_with is not None:
+                entropy = {Seat[seat]: read_entropy(text) for seat, text in dealt_with.items()}
             table = seat_table(players, rules, config.seed, FairDeals(first.draw), entropy)
             first.check_all_used("the config")
         digests = {Seat[seat]: digest for seat, digest in config.tokens.items()}
-        room = cls(table, config.id, token_digests=digests, **options)
+        room = cls(table, config.id, token_digests=digests, created=config.created, **options)
         room.restore(steps)
         return room
 
@@ -264,12 +280,12 @@ class Room:
         if table.fair is not None:
             first = table.fair.fairs[1]
             assert first.secret is not None
-            fair = {"secret": first.secret.hex(), "entropy": first.to_json()["entropy"]}
+            fair = {"secret": first.secret.hex()}  # its entropy comes later, in steps
         return TableConfig(
             id=self.id,
             players={seat.name: table.players[seat].label for seat in Seat},
             humans=tuple(seat.name for seat in table.humans),
-            rules=rules_json(table.hand.rules),
+            rules=rules_json(table.match.rules),
             seed=table.seed,
             timer=timer,
             public=public,
@@ -300,18 +316,25 @@ class Room:
             self._secrets.keep([] if step.secret is None else [step.secret])
             if step.kind in (StepKind.ACT, StepKind.BOT, StepKind.CLAIM):
                 for action in step.actions:
-                    table.apply_stored(action)
+                    table.apply_stored(action, by_bot=_by_bot(step, action))
                 if step.kind is StepKind.BOT and step.seat in table.humans:
                     self.seating.stand_in(step.seat)
             elif step.kind is StepKind.NEXT:
                 assert step.seat is not None
                 entropy = None if step.entropy is None else bytes.fromhex(step.entropy)
                 table.ready(step.seat, entropy)
+            elif step.kind is StepKind.ENTROPY:
+                assert step.seat is not None
+                published = table.published_fair()
+                number_given = 0 if published is None else published[0]
+                if step.entropy is None or not table.wants_entropy(step.seat, number_given):
+                    raise JournalError(f"step {number} gives entropy no hand takes")
+                table.give_entropy(step.seat, bytes.fromhex(step.entropy))
             elif step.kind is StepKind.DEAL:
                 table.deal()
             elif step.kind is StepKind.UNDO:
                 assert step.seat is not None
-                table.undo(step.seat)
+                table.undo_stored(step.seat)
             elif step.kind is StepKind.SEAT:
                 assert step.seat is not None
                 table.note_seat(step.seat)
@@ -352,31 +375,60 @@ class Room:
     def connect(self, token: str | None) -> tuple[Connection, list[Outgoing]]:
         """A new connection for the seat of ``token``, or a spectator's (None).
 
-        Returns it and the messages to send: its ``snapshot`` first, then, when the seat
-        had no connection, the ``seat`` message saying it is connected, to every other
-        connection. An unknown token raises :class:`~baloot.server.seating.RoomError`
-        (close code 4403).
+        Returns it and the messages to send: its ``snapshot`` first, then to every other
+        connection the ``seat`` message saying the seat is connected, when that is news and
+        may be told now (:mod:`~baloot.server.presence`; a human whose stand-in played for
+        them is told back at once), and the next hand's ``deal`` when the seat's coming
+        lets it be dealt (:meth:`_deal_for_stand_ins`). An unknown token raises
+        :class:`~baloot.server.seating.RoomError` (close code 4403).
         """
         seating = self.seating
         seat = seating.seat_of(token)
-        back = seat is not None and not seating.connected(seat)
-        if seat is not None and back:
-            seating.back(seat)
         connection = seating.join(seat)  # joined first: the deadlines know the seat is here
-        out: list[Outgoing] = []
-        if seat is not None and back:
-            out = [(c, m) for c, m in self._publish_seat(seat, True) if c is not connection]
-        return connection, [(connection, self._snapshot(seat)), *out]
+        if seat is None:
+            return connection, [(connection, self._snapshot(None))]
+        stood_down = seating.stood_in(seat)
+        seating.back(seat)
+        told = self._tell_presence(seat, at_once=stood_down)
+        out = [(c, m) for c, m in told if c is not connection]
+        return connection, [(connection, self._snapshot(seat)), *out, *self._deal_for_stand_ins()]
 
     def disconnect(self, connection: Connection) -> list[Outgoing]:
-        """``connection`` is closed; a ``seat`` message when its seat has none left."""
+        """``connection`` is closed; the ``seat`` message saying its seat has no connection
+        left, when that is news and may be told now (:mod:`~baloot.server.presence`)."""
         if not connection.open:
             return []
         self.seating.leave(connection)
         seat = connection.seat
-        if seat is None or self.seating.connected(seat):
+        return [] if seat is None else self._tell_presence(seat)
+
+    def presence_due(self) -> float | None:
+        """When a seat's coming or leaving not told yet may be told (:meth:`tell_presence`),
+        by the room's clock; None when every seat is as last told."""
+        now, every = self.clock(), self.timing.presence
+        dues = (
+            self.presence.due(seat, self.seating.connected(seat), now, every)
+            for seat in self.table.humans
+        )
+        return min((due for due in dues if due is not None), default=None)
+
+    def tell_presence(self) -> list[Outgoing]:
+        """The ``seat`` messages of the comings and leavings that may be told now and still
+        hold (a seat that left and came back meanwhile is no news)."""
+        out: list[Outgoing] = []
+        for seat in self.table.humans:
+            out += self._tell_presence(seat)
+        return out
+
+    def _tell_presence(self, seat: Seat, *, at_once: bool = False) -> list[Outgoing]:
+        """The ``seat`` message saying whether the human of ``seat`` is connected, when that
+        is news and its seat's interval is over (``at_once``: whenever it is news)."""
+        connected = self.seating.connected(seat)
+        now = self.clock()
+        due = self.presence.due(seat, connected, now, self.timing.presence)
+        if due is None or (due > now and not at_once):
             return []
-        return self._publish_seat(seat, False)
+        return self._publish_seat(seat, connected)
 
     # ------------------------------------------------------------------ client messages
 
@@ -403,6 +455,8 @@ class Room:
                     return [(connection, {"type": "pong", "now": millis(self.clock())})]
                 case Next():
                     return self._next(connection, message)
+                case GiveEntropy():
+                    return self._give_entropy(connection, message)
                 case Undo(id=id_):
                     return self._once(connection, id_, StepKind.UNDO, self.table.undo)
                 case AskHint(id=id_):
@@ -444,7 +498,39 @@ class Room:
         def ready(seat: Seat) -> list[Event]:
             return self.table.ready(seat, message.entropy)
 
-        return self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
+        out = self._once(connection, message.id, StepKind.NEXT, ready, entropy=message.entropy)
+        return out + self._deal_for_stand_ins()
+
+    def _give_entropy(self, connection: Connection, message: GiveEntropy) -> list[Outgoing]:
+        """The seat's entropy for a hand whose commitment is published and that is not dealt
+        (once per seat and hand, ``not_now`` otherwise); the first hand is dealt once every
+        human seat gave its own."""
+        number = message.hand
+
+        def give(seat: Seat) -> list[Event]:
+            if not self.table.wants_entropy(seat, number):
+                raise Refused(
+                    message.id,
+                    RejectCode.NOT_NOW,
+                    f"hand {number} takes no entropy of {seat.name} now: only once, after its "
+                    "commitment is published and before it is dealt",
+                )
+            return self.table.give_entropy(seat, message.entropy)
+
+        return self._once(connection, message.id, StepKind.ENTROPY, give, entropy=message.entropy)
+
+    def _deal_for_stand_ins(self) -> list[Outgoing]:
+        """Deal the next hand now when every human still awaited is away with their stand-in
+        playing for them (such a seat counts as ready) and a human who is here is ready:
+        nobody waits out the 30 s for a friend who dropped. A table whose humans are all
+        away is left to wait as it does."""
+        seating = self.seating
+        awaited = self.table.awaiting_next
+        if not awaited or not all(seating.stood_in(seat) for seat in awaited):
+            return []
+        if not any(seating.connected(seat) for seat in self.table.humans):
+            return []
+        return self.deal()
 
     def _say(self, connection: Connection, message: Say) -> list[Outgoing]:
         """A line of table talk, told to every connection as a numbered ``said``."""
@@ -478,7 +564,7 @@ class Room:
             return events
 
         return self._once(
-            connection, id_, StepKind.CLAIM, claim, self.table.hand.copy, claimed=claimed
+            connection, id_, StepKind.CLAIM, claim, lambda: self.table.hand.copy(), claimed=claimed
         )
 
     def _once(
@@ -495,11 +581,11 @@ class Room:
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
         and the events it caused (``before`` gives the hand before them, ``claimed`` the
         claimant's cards once ``call`` accepted them, for a claim; ``entropy`` is a
-        ``next``'s, kept with its step)."""
+        ``next``'s or an ``entropy``'s, kept with its step)."""
         seat = _seat(connection, id_)
         if id_ in self._remembered[seat]:
             return [(connection, ack(id_))]
-        hand = None if before is None else before()
+        hand = None if before is None else _engine(id_, before)
         events = _engine(id_, lambda: call(seat))
         self._remembered[seat].add(id_)
         out = [(connection, ack(id_)), *self._publish(events, hand, claimed)]
@@ -513,14 +599,14 @@ class Room:
     def hint_task(
         self, connection: Connection, message: AskHint, seconds: float
     ) -> HintTask | None:
-        """The hint ``message`` asks for, as a task to send to the bots' workers with a clock
-        of ``seconds``; None when :meth:`answer` is to answer it here instead (a refusal, or a
-        hint bot that is not the one a task makes)."""
-        if not connection.open or not isinstance(self.hint_bot, BestHints):
+        """The hint ``message`` asks for, as a task to make apart from the table (a hint
+        changes nothing) with a clock of ``seconds``: :class:`Refused` when it is refused
+        (then :meth:`refuse` answers it), None when :meth:`answer` is to make it instead (a
+        closed connection, or a hint bot that is not the one a task makes)."""
+        if not connection.open:
             return None
-        try:
-            view = self._hint_view(connection, message.id)
-        except Refused:
+        view = self._hint_view(connection, message.id)
+        if not isinstance(self.hint_bot, BestHints):
             return None
         return HintTask.of(self.hint_bot, view, view.legal, seconds)
 
@@ -540,6 +626,8 @@ class Room:
         waiting = self.table.waiting()
         if waiting.kind is WaitKind.OVER:
             raise Refused(id_, ReasonCode.MATCH_OVER, "the match is over")
+        if waiting.kind is WaitKind.DEAL:
+            raise Refused.illegal(id_, IllegalActionError.of(ReasonCode.NO_HAND_YET))
         if waiting.seat is None:
             raise Refused(id_, ReasonCode.HAND_OVER, "the hand is over")
         if waiting.seat != seat:
@@ -563,11 +651,22 @@ class Room:
 
     def deadline(self) -> Deadline | None:
         """What the table waits for and until when (``seat-view.md`` §4), by its clock; None
-        when it waits for a bot or without end (:func:`~baloot.server.deadlines.deadline_of`)."""
+        when it waits for a bot or without end (:func:`~baloot.server.deadlines.deadline_of`).
+        A ``hand-over`` that none of the table's humans is connected to pauses the table (no
+        deadline); the wait for ``next`` starts afresh when one of them comes back."""
+        turn = self.turn()
+        paused = turn[2] is WaitKind.NEXT and self.seating.humans_away()
+        started = self._turns.started((turn, paused))
+        return deadline_of(self.table, self.seating, self.timing, started, self.created)
+
+    def turn(self) -> tuple[int, int, WaitKind, Seat | None]:
+        """What the table waits for, as a value that changes whenever that does: the hand,
+        how many actions it holds, and the kind and seat of the wait. A server keeps its timer
+        running while it stays the same (a ``seat`` or ``said`` message changes nothing)."""
         table = self.table
         waiting = table.waiting()
-        turn = (table.hand_number, len(table.hand.actions), waiting.kind, waiting.seat)
-        return deadline_of(table, self.seating, self.timing, self._turns.started(turn))
+        actions = len(table.hand.actions) if table.match.hands else 0
+        return table.hand_number, actions, waiting.kind, waiting.seat
 
     def _deadline_json(self) -> Message | None:
         deadline = self.deadline()
@@ -654,8 +753,9 @@ class Room:
 
     def deal(self) -> list[Outgoing]:
         """Deal the next hand now, whoever has not sent ``next`` (the caller's 30 s after
-        ``hand-over``); nothing unless the table waits for the next hand."""
-        if self.table.waiting().kind is not WaitKind.NEXT:
+        ``hand-over``), or the first one, whoever has not given their entropy (its ``deal``
+        deadline); nothing unless the table waits for that."""
+        if self.table.waiting().kind not in (WaitKind.NEXT, WaitKind.DEAL):
             return []
         out = self._publish(self.table.deal())
         self._journal(StepKind.DEAL)
@@ -706,7 +806,7 @@ class Room:
         winner = match.winner
         return {
             "id": self.id,
-            "hand": self.table.hand_number,
+            "hand": _hand_of(self.table),
             "totals": teams_json(match.totals),
             "hands": [hand_json(result) for result in match.results],
             "target": TARGET,
@@ -727,7 +827,8 @@ class Room:
         return fair.to_json(number, reveal=False)
 
     def seats_json(self) -> Message:
-        """Each seat's player and whether it is connected (a bot always is)."""
+        """Each seat's player and whether it is connected now (a bot always is, unless its
+        program fails): a seat's coming or leaving not yet told is in it already."""
         seating = self.seating
         return {
             seat.name: {"player": seating.label(seat), "connected": seating.connected(seat)}
@@ -735,11 +836,14 @@ class Room:
         }
 
     def _snapshot(self, audience: Seat | None) -> Message:
-        """All ``audience`` may see now, the table's deadline and clock, and the talk kept."""
+        """All ``audience`` may see now, the table's deadline and clock, and the talk kept
+        (no view before the first hand is dealt)."""
+        table = self.table
+        dealt = bool(table.match.hands)
         return {
             "type": "snapshot",
             "v": self.v,
-            "view": table_view(self.table.view(audience), self.table.hand),
+            "view": table_view(table.view(audience), table.hand) if dealt else None,
             "match": self.match_json(),
             "seats": self.seats_json(),
             "deadline": self._deadline_json(),
@@ -750,6 +854,7 @@ class Room:
     def _publish_seat(self, seat: Seat, connected: bool) -> list[Outgoing]:
         """The numbered ``seat`` message: who plays ``seat`` now, and if it is connected."""
         (event,) = self.table.note_seat(seat)
+        self.presence.told(seat, connected, self.clock())
         label = self.seating.label(seat)
         deadline = self._deadline_json()
         out = self._publish_each(
@@ -896,6 +1001,19 @@ def _seat(connection: Connection, id_: str, refusal: str = "a spectator may not 
     if connection.seat is None:
         raise Refused(id_, RejectCode.SPECTATOR, refusal)
     return connection.seat
+
+
+def _hand_of(table: Table) -> int:
+    """The number of the hand in play, or of the first before it is dealt."""
+    return max(table.hand_number, 1)
+
+
+def _by_bot(step: Step, action: str) -> bool:
+    """Whether ``action`` of the stored ``step`` was a bot's decision: every action of a bot's
+    step, and of a claim every one but the claimant's (the others' stand-ins and bots)."""
+    if step.kind is StepKind.CLAIM:
+        return Action.parse(action).seat != step.seat
+    return step.kind is StepKind.BOT
 
 
 Build = Callable[[Seat | None], Message]

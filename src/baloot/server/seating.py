@@ -159,6 +159,11 @@ class Seating:
             return seat not in self._failing
         return any(c.seat == seat for c in self._connections)
 
+    def humans_away(self) -> bool:
+        """True when the table has human seats and none of them has an open connection."""
+        humans = self.table.humans
+        return bool(humans) and not any(self.connected(seat) for seat in humans)
+
     # ------------------------------------------------------------------ who plays
 
     def label(self, seat: Seat) -> str:

@@ -44,6 +44,8 @@ CANNOT_START: Final = 2
 INTERRUPTED: Final = 130
 #: The log of the operator's bot programs: their standard error, and their failures.
 BOTS_LOG: Final = "baloot.server.bots"
+#: The log of the bots' Ray deciders (``--bots-on``).
+CLUSTER_LOG: Final = "baloot.bots.ray_workers"
 #: Seconds a connection may stay idle after a response before it is closed (``--keep-alive``).
 KEEP_ALIVE: Final = 5
 #: Seconds a connection has to send a request's line and headers, from its opening or from the
@@ -85,7 +87,10 @@ the seat as not answering). Clients name it bot:NAME; they can never give a comm
 The searching bots (medium, hard, expert, ismcts) decide on --bot-workers processes, or on a
 Ray cluster with --bots-on, so that they use every core; the table's authority stays in this
 server. A decision that does not come back (a worker that dies or hangs, a cluster that goes
-away) is made by the heuristic bot instead, and the seat shows it (docs/workers.md).
+away) is made by the heuristic bot instead, and the seat shows it (docs/workers.md). While
+the cluster is gone, the bots decide on worker processes here until it is back.
+Hints are made on a worker process of their own (in a thread of their own with
+--bot-workers 0), one at a time a seat: they never delay a bot's decision.
 
 The analysis page of a finished hand (linked from the table and the history) is computed in
 the background, one hand at a time, and kept in the database; --analysis-bot names the bot
@@ -234,7 +239,8 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
 
     from baloot.analysis import SolverAndBot
     from baloot.bots.base import registered
-    from baloot.bots.workers import open_deciders, workers_default
+    from baloot.bots.deciders import open_deciders
+    from baloot.bots.workers import WorkerPool, workers_default
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
     from baloot.server.http_server import CommandServer, header_timed_http
@@ -270,6 +276,8 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     workers = workers_default() if args.bot_workers is None else args.bot_workers
     try:
         deciders = open_deciders(args.bots_on, workers)
+        # Hints have a worker of their own: they never queue ahead of a bot's decision.
+        hint_deciders = None if deciders is None else WorkerPool(1)
     except BalootError as error:
         listener.close()
         store.close()
@@ -282,6 +290,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         idle=args.idle_days * 24 * 3600,
         analysis_bot=analysis_bot,
         deciders=deciders,
+        hint_deciders=hint_deciders,
     )
     config = uvicorn.Config(
         create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
@@ -296,12 +305,9 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         logging.getLogger(name).addFilter(_redact_tokens)
     logging.getLogger("uvicorn.error").addFilter(_not_a_cancelled_lifespan)
     if operators:  # what the bot programs write on standard error, and their failures
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
-        bots_log = logging.getLogger(BOTS_LOG)
-        bots_log.addHandler(handler)
-        bots_log.setLevel(logging.INFO)
-        bots_log.propagate = False
+        _show_log(BOTS_LOG)
+    if args.bots_on is not None:  # the cluster going away and coming back, a line each
+        _show_log(CLUSTER_LOG)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"pybaloot serves tables at http://{shown}:{args.port}/  (Ctrl-C stops)", flush=True)
     if args.host in ("0.0.0.0", "::"):
@@ -311,6 +317,17 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         signals.serving(server)
         server.run(sockets=[listener])
     return 0
+
+
+def _show_log(name: str) -> None:
+    """Print the log ``name`` on standard error from its INFO lines, as uvicorn prints its
+    own."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+    shown = logging.getLogger(name)
+    shown.addHandler(handler)
+    shown.setLevel(logging.INFO)
+    shown.propagate = False
 
 
 #: The signals that stop the command.

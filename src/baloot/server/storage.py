@@ -14,8 +14,11 @@ Every method is one transaction, committed before it returns: the server persist
 before it acknowledges it. Steps are numbered from 0 in a table's life, and whoever appends
 them says which number comes first: a step that is not the next one is refused, so that a
 second copy of a table writing to the same journal fails loudly instead of mixing its steps
-in. The database's own failures (a full disk, a lost connection) are raised as
-:class:`StorageError`, one line each. Methods are synchronous and meant for one writer
+in; and a node's writes give its lease on the table, checked in the same transaction (a
+:class:`LeaseLost` once another node took it: :mod:`~baloot.server.leases`, the fence). The
+database's own failures (a full disk, a lost connection) are raised as :class:`StorageError`,
+one line each; a lost PostgreSQL connection as :class:`StorageAway`, and it is opened again
+(:mod:`~baloot.server.transactions`). Methods are synchronous and meant for one writer
 thread (but ``listen_lobby``, which opens an asynchronous listener); a store may be used from a
 thread other than the one that opened it (a lock guards the connection).
 
@@ -64,6 +67,7 @@ baloot.server.transactions.StorageError: table t1 goes on at step 1, not 0: anot
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -74,9 +78,11 @@ import psycopg
 from psycopg import sql
 
 from baloot.server.journal import KeptTable, Step, TableConfig
-from baloot.server.leases import Leases
+from baloot.server.leases import Fence, Leases
+from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
-from baloot.server.transactions import Run, dumps, read_json
+from baloot.server.transactions import Reopen, Run, dumps, read_json
+from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
 
 
@@ -147,10 +153,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN score_ns INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE tables ADD COLUMN score_ew INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        # The fencing of leases (``baloot.server.leases``): how many times a node took the
+        # table (kept with the table: a lease row is dropped when given up), and the number
+        # of the take that a lease is, which every write of the table's journal must match.
+        "ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
 _MIGRATION_LOCK: Final = 0x62616C6F6F74
+#: How long opening a store waits for PostgreSQL to answer, in seconds.
+OPEN_TIMEOUT: Final = 10
+#: How long opening a lost connection again waits, in seconds: the store's one writer
+#: waits meanwhile, so less than the leases' renewals (a refused connection fails at once).
+REOPEN_TIMEOUT: Final = 2
+#: How long, in seconds, PostgreSQL lets a store's session sit in a transaction without a
+#: statement (the store's transactions take milliseconds) before it ends the session.
+IDLE_IN_TRANSACTION: Final = 2
+#: The longest wait of a statement for a lock, in seconds (a lock held that long is a fault).
+LOCK_WAIT: Final = 4
 
 
 def open_store(target: str, *, schema: str | None = None) -> Store:
@@ -159,17 +182,13 @@ def open_store(target: str, *, schema: str | None = None) -> Store:
     which is how tests get a database of their own."""
     if target.startswith(("postgresql://", "postgres://")):
         try:
-            connection = psycopg.connect(target, autocommit=False, connect_timeout=10)
+            connection = _postgres_connection(target, schema, OPEN_TIMEOUT)
         except psycopg.Error as error:
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from error
         info = connection.info
         where = f"PostgreSQL database {info.dbname} at {info.host}:{info.port}"
-        if schema is not None:
-            name = sql.Identifier(schema)
-            connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(name))
-            connection.execute(sql.SQL("SET search_path TO {}").format(name))
-            connection.commit()
-        return Store(connection, where, target)
+        reopen = functools.partial(_postgres_connection, target, schema, REOPEN_TIMEOUT)
+        return Store(connection, where, target, reopen)
     if schema is not None:
         raise StorageError("a schema applies to PostgreSQL only")
     try:
@@ -183,17 +202,42 @@ def open_store(target: str, *, schema: str | None = None) -> Store:
     return Store(lite, f"SQLite database {target}", target)
 
 
+def _postgres_connection(target: str, schema: str | None, timeout: int) -> psycopg.Connection[Any]:
+    """A new connection to the PostgreSQL database at ``target``, its tables in ``schema``
+    (made if missing) when one is given: the store's first connection, and each one that
+    replaces a connection lost.
+
+    A node frozen in the middle of a transaction (a paused process) would hold its rows
+    locked, the lease row a write locks among them, and the node taking its tables over
+    would wait for ever: PostgreSQL ends a session idle in a transaction after
+    :data:`IDLE_IN_TRANSACTION` (its transaction rolled back, nothing of it acknowledged),
+    and no statement waits for a lock longer than :data:`LOCK_WAIT`."""
+    connection = psycopg.connect(target, autocommit=False, connect_timeout=timeout)
+    connection.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION}s'")
+    connection.execute(f"SET lock_timeout = '{LOCK_WAIT}s'")
+    if schema is not None:
+        name = sql.Identifier(schema)
+        connection.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(name))
+        connection.execute(sql.SQL("SET search_path TO {}").format(name))
+    connection.commit()
+    return connection
+
+
 class Store(Leases, Lobby):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`)."""
 
     def __init__(
-        self, connection: sqlite3.Connection | psycopg.Connection[Any], where: str, target: str
+        self,
+        connection: sqlite3.Connection | psycopg.Connection[Any],
+        where: str,
+        target: str,
+        reopen: Reopen | None = None,
     ) -> None:
-        """Wrap an open connection (use :func:`open_store`), opened from ``target``, and
-        migrate its schema."""
-        super().__init__(connection, where, target)
+        """Wrap an open connection (use :func:`open_store`), opened from ``target`` (and
+        again with ``reopen`` once lost), and migrate its schema."""
+        super().__init__(connection, where, target, reopen)
         self.migrated: list[int] = []
         """The schema versions this opening applied (empty when the database was current)."""
         self.check()  # before anything is read: a damaged file's rows are garbage
@@ -277,32 +321,43 @@ class Store(Leases, Lobby):
             )
 
     def append(
-        self, table_id: str, steps: Sequence[Step], *, first: int, seen: float | None = None
+        self,
+        table_id: str,
+        steps: Sequence[Step],
+        *,
+        first: int,
+        seen: float | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Keep a table's next steps, numbered from ``first``, all or none, on disk when this
         returns; refused (a :class:`StorageError`) unless ``first`` is the number after the
-        steps kept. ``seen`` also does what :meth:`seen` does, in the same transaction (one
-        commit, not two, for a human's action)."""
+        steps kept, and (a :class:`LeaseLost`) unless the table's lease is still ``fence``'s
+        (a node's writes always give one; None: no lease is asked for). ``seen`` also does
+        what :meth:`seen` does, in the same transaction (one commit, not two, for a human's
+        action)."""
         with self._transaction() as run:
-            self._append(run, table_id, first, steps)
+            self._append(run, table_id, first, steps, fence)
             if seen is not None:
                 self._seen(run, table_id, seen)
 
-    def append_batch(self, batch: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
-        """Keep the next steps of several tables (``(table_id, first, steps)`` each) in one
-        transaction, all or none: one commit (one disk sync) for what many tables did at once."""
+    def append_batch(self, batch: Sequence[tuple[str, int, Sequence[Step], Fence | None]]) -> None:
+        """Keep the next steps of several tables (``(table_id, first, steps, fence)`` each,
+        as :meth:`append` takes them) in one transaction, all or none: one commit (one disk
+        sync) for what many tables did at once."""
         with self._transaction() as run:
-            for table_id, first, steps in batch:
-                self._append(run, table_id, first, steps)
+            for table_id, first, steps, fence in batch:
+                self._append(run, table_id, first, steps, fence)
 
-    @staticmethod
-    def _append(run: Run, table_id: str, first: int, steps: Sequence[Step]) -> None:
+    def _append(
+        self, run: Run, table_id: str, first: int, steps: Sequence[Step], fence: Fence | None
+    ) -> None:
         rows = run(
             "SELECT (SELECT MAX(n) FROM steps WHERE table_id = t.id) FROM tables t WHERE t.id = ?",
             (table_id,),
         )
         if not rows:
             raise StorageError(f"unknown table {table_id}")
+        self._fenced(run, table_id, fence)
         following = 0 if rows[0][0] is None else int(rows[0][0]) + 1
         if steps and first != following:
             raise StorageError(
@@ -374,10 +429,18 @@ class Store(Leases, Lobby):
 
     # -- finished matches ---------------------------------------------------------------
 
-    def finish(self, table_id: str, record: str, summary: dict[str, Any], when: float) -> None:
+    def finish(
+        self,
+        table_id: str,
+        record: str,
+        summary: dict[str, Any],
+        when: float,
+        fence: Fence | None = None,
+    ) -> None:
         """Mark the table's match over at ``when``, keeping its ``baloot/1`` record (TOML) and
-        its summary (players, totals, winner) for the history."""
-        self._end(table_id, TableStatus.OVER, summary, record, when)
+        its summary (players, totals, winner) for the history; refused as :meth:`append` is
+        unless the lease is still ``fence``'s."""
+        self._end(table_id, TableStatus.OVER, summary, record, when, fence)
 
     def close_table(
         self,
@@ -385,10 +448,11 @@ class Store(Leases, Lobby):
         when: float,
         summary: dict[str, Any] | None = None,
         record: str | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Close the table unfinished at ``when`` (it stays in the history), with what is
-        known of it."""
-        self._end(table_id, TableStatus.CLOSED, summary, record, when)
+        known of it; refused as :meth:`append` is unless the lease is still ``fence``'s."""
+        self._end(table_id, TableStatus.CLOSED, summary, record, when, fence)
 
     def _end(
         self,
@@ -397,11 +461,13 @@ class Store(Leases, Lobby):
         summary: dict[str, Any] | None,
         record: str | None,
         when: float,
+        fence: Fence | None,
     ) -> None:
         """Set a table's final status, summary, record and time."""
         text = None if summary is None else dumps(summary)
         with self._transaction() as run:
             self._known(run, table_id)
+            self._fenced(run, table_id, fence)
             run(
                 "UPDATE tables SET status = ?, summary = ?, record = ?, finished = ? WHERE id = ?",
                 (status.value, text, record, when, table_id),

@@ -6,6 +6,13 @@ commits a block or rolls it back and turns the database's own failures into a on
 :class:`StorageError`. SQL is written with ``?`` placeholders; :class:`Run` puts it in
 PostgreSQL's ``%s`` style when the connection is PostgreSQL's.
 
+A PostgreSQL connection that is lost (the server restarted, the network failed) is opened
+again: the transaction under way fails with :class:`StorageAway` (whether its commit reached
+the database is unknown, so nothing of it may be acknowledged), and the next one opens a new
+connection first. While that fails, every call fails at once with :class:`StorageAway`, and a
+new connection is tried again after a pause that doubles from :data:`FIRST_RETRY` to
+:data:`LAST_RETRY`; the first one that works ends the outage (logged once each way).
+
 >>> import sqlite3
 >>> lite = sqlite3.connect(":memory:", isolation_level=None)
 >>> kept = Transactions(lite, "SQLite database :memory:", ":memory:")
@@ -26,37 +33,68 @@ baloot.server.transactions.StorageError: the SQLite database :memory: failed: no
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, Self
+from typing import Any, Final, Self
 
 import psycopg
 from psycopg import sql
 
 from baloot.core.errors import BalootError, first_line
 
+log = logging.getLogger("baloot.server")
+
+#: The pause, in seconds, before a lost PostgreSQL connection is tried again after a first
+#: failure to open it; it doubles at each failure, up to :data:`LAST_RETRY`.
+FIRST_RETRY: Final = 0.25
+#: The longest pause between two tries to open a lost PostgreSQL connection, in seconds.
+LAST_RETRY: Final = 2.0
+
+#: Opens a new PostgreSQL connection to the store's database, set up as the first one was.
+Reopen = Callable[[], "psycopg.Connection[Any]"]
+
 
 class StorageError(BalootError):
     """The store cannot do what was asked: an unknown table, a database too new, a bad target."""
+
+
+class StorageAway(StorageError):
+    """The database cannot be reached now (lost, restarting): the store opens its connection
+    again, and what failed may be tried again once it is back."""
 
 
 class Transactions:
     """A SQLite or PostgreSQL connection used one transaction at a time, from any thread."""
 
     def __init__(
-        self, connection: sqlite3.Connection | psycopg.Connection[Any], where: str, target: str
+        self,
+        connection: sqlite3.Connection | psycopg.Connection[Any],
+        where: str,
+        target: str,
+        reopen: Reopen | None = None,
     ) -> None:
         """Wrap an open connection; ``where`` names it for messages (no password) and
         ``target`` is what it was opened from (a PostgreSQL URL, password included, or a
-        SQLite path), for opening another connection to the same database."""
+        SQLite path), for opening another connection to the same database. ``reopen``
+        opens a PostgreSQL connection again once it is lost (without it, a lost connection
+        stays lost)."""
         self._connection = connection
         self._postgres = isinstance(connection, psycopg.Connection)
         self._lock = threading.RLock()
         self._target = target
+        self._reopen = reopen
+        self._closed = False
+        self._retry_at = 0.0
+        self._pause = 0.0
+        """The pause before the next try to open a lost connection (0: none failed yet)."""
         self.where = where
         """What the store is, for messages (no password)."""
+        self.outages = 0
+        """How many times the connection was lost and opened again."""
 
     def __enter__(self) -> Self:
         return self
@@ -67,14 +105,15 @@ class Transactions:
     def close(self) -> None:
         """Close the connection; the store is unusable after."""
         with self._lock:
+            self._closed = True
             self._connection.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[Run]:
         """One transaction under the lock: committed when the block ends, rolled back when
-        it raises."""
+        it raises. On a lost connection it raises :class:`StorageAway`."""
         with self._lock:
-            connection = self._connection
+            connection = self._connected()
             try:
                 if isinstance(connection, sqlite3.Connection):
                     connection.execute("BEGIN IMMEDIATE")
@@ -86,7 +125,41 @@ class Transactions:
                         connection.rollback()
                     raise
             except (sqlite3.Error, psycopg.Error, OSError) as error:
+                if self._lost(connection):
+                    log.warning("the %s is unreachable: %s", self.where, first_line(error))
+                    raise StorageAway(
+                        f"the {self.where} is unreachable: {first_line(error)}"
+                    ) from error
                 raise StorageError(f"the {self.where} failed: {first_line(error)}") from error
+
+    def _lost(self, connection: sqlite3.Connection | psycopg.Connection[Any]) -> bool:
+        """Whether a failure lost the PostgreSQL connection (it is opened again next time)."""
+        return (
+            isinstance(connection, psycopg.Connection)
+            and connection.broken
+            and self._reopen is not None
+        )
+
+    def _connected(self) -> sqlite3.Connection | psycopg.Connection[Any]:
+        """The connection, opened again if it was lost and the pause since the last try is
+        over; a :class:`StorageAway` while it cannot be."""
+        connection = self._connection
+        if not self._lost(connection) or self._closed:
+            return connection
+        assert self._reopen is not None
+        now = time.monotonic()
+        if now < self._retry_at:
+            raise StorageAway(f"the {self.where} is unreachable; trying again")
+        try:
+            self._connection = self._reopen()
+        except (psycopg.Error, OSError) as error:
+            self._pause = min(LAST_RETRY, max(FIRST_RETRY, 2 * self._pause))
+            self._retry_at = now + self._pause
+            raise StorageAway(f"the {self.where} is unreachable: {first_line(error)}") from error
+        self._pause = self._retry_at = 0.0
+        self.outages += 1
+        log.warning("the %s is reachable again", self.where)
+        return self._connection
 
     @staticmethod
     def _known(run: Run, table_id: str) -> None:

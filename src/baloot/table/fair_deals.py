@@ -3,8 +3,9 @@ before its players speak, their entropy gathered, and its deck derived from both
 
 The secrets come from ``draw`` (injected: the server's is :func:`secrets.token_bytes`, and a
 table brought back from storage draws the secrets it kept). A hand's :class:`Fair` is fixed
-once the hand is dealt: an undo that takes the deal back deals the same deck again, and
-entropy that comes later changes nothing.
+once the hand is dealt: entropy that comes later changes nothing, and a stored table whose
+undo took a deal back (as undo could before it stopped at the hand-over) deals the same deck
+again.
 
 >>> from baloot.core.seats import Seat
 >>> deals = FairDeals(lambda: bytes(32))

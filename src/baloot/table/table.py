@@ -43,7 +43,7 @@ from baloot.core.rules import Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Trick
 from baloot.records.fair import Fair
-from baloot.records.record import Record
+from baloot.records.record import STAND_IN_KEY, Record
 from baloot.records.replay import replay
 from baloot.table.fair_deals import FairDeals
 from baloot.table.players import Bot, Player, bot_action, bot_decided, tell_hand_over
@@ -96,13 +96,16 @@ class WaitKind(Enum):
     HUMAN = "human"
     BOT = "bot"
     NEXT = "next"
+    DEAL = "deal"
+    """The human seats' entropy for the first hand, before it is dealt (fair deals)."""
     OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """What the table waits for: a human's or a bot's decision (``seat``), the humans' word
-    that they are ready for the next hand, or nothing (the match is over)."""
+    that they are ready for the next hand, their entropy for the first, or nothing (the match
+    is over)."""
 
     kind: WaitKind
     seat: Seat | None = None
@@ -115,7 +118,9 @@ class Table:
     seat, and for a human seat the stand-in that plays when the human claims the rest or runs
     out of time. ``version`` is the ``v`` of the last event of the table's history (0 before
     any): the one count of it, which the server's messages carry. ``fair``, when given, deals
-    every hand after the first from its :class:`~baloot.table.fair_deals.FairDeals`.
+    every hand from its :class:`~baloot.table.fair_deals.FairDeals`. Every
+    decision a bot makes for a human seat is noted (:meth:`stand_ins`), so that the record
+    credits no one with a bot's play.
     """
 
     def __init__(
@@ -135,6 +140,8 @@ class Table:
         self.fair = fair
         self.version = 0
         self._ready: set[Seat] = set()
+        #: Each hand's positions (from 1) of the actions a bot decided for a human seat.
+        self._stand_ins: dict[int, list[int]] = {}
 
     @classmethod
     def new(
@@ -150,25 +157,33 @@ class Table:
         """A new match dealt from ``random.Random(seed)``: reproducible from its seed.
 
         The first dealer is ``dealer``, or drawn from the seed (:func:`first_dealer`). With
-        ``fair``, every deck is derived instead (``seat-view.md`` §4, "Fair deals"), the
-        first from its secret and ``entropy``, the seats' entropy for it.
+        ``fair``, every deck is derived instead (``seat-view.md`` §4, "Fair deals"), and the
+        first hand's secret is committed to now. That hand is dealt at once at a table of bots
+        alone, and with ``entropy`` when it is given (a table kept before the first hand waited
+        for its players); otherwise it waits (:attr:`WaitKind.DEAL`) for every human seat's
+        entropy (:meth:`give_entropy`), or for :meth:`deal`: entropy always comes after the
+        commitment it is mixed with.
         """
         first = first_dealer(seed) if dealer is None else Seat.coerce(dealer, "dealer")
         if fair is None:
             match = Match.new(rng=random.Random(seed), dealer=first, rules=rules, auto_deal=False)
             return cls(match, players, bots, seed)
         match = Match(rules, first, auto_deal=False)
+        fair.commit(1)
         for seat, given in (entropy or {}).items():
             fair.add_entropy(1, seat, given)
-        match.deal(fair.deal(1))
-        return cls(match, players, bots, seed, fair)
+        table = cls(match, players, bots, seed, fair)
+        if entropy is not None or not table.humans:
+            match.deal(fair.deal(1))
+        return table
 
     @classmethod
     def resume(cls, record: Record, bots: Mapping[Seat, Bot], seed: int | None = None) -> Table:
         """A match record continued: its hands replayed (a :class:`RecordError` or
         :class:`ReplayError` if it does not replay), its players seated, and further hands
         dealt from ``random.Random(seed)`` as the match would have dealt them. A seat the
-        record's ``players`` do not name is its bot's, as ``bots`` seats it."""
+        record's ``players`` do not name is its bot's, as ``bots`` seats it; each hand's
+        ``x_stand_in`` is kept (:meth:`stand_ins`)."""
         match = replay(record).match
         players_text = record.metadata.get("players", {})
         players = {
@@ -181,7 +196,12 @@ class Table:
         for _ in record.hands:
             shuffled_deck(rng)  # the decks those hands had, drawn so that later decks follow
         match.rng, match.auto_deal = rng, False
-        return cls(match, players, bots, seed)
+        table = cls(match, players, bots, seed)
+        for number, hand in enumerate(record.hands, 1):  # a stand-in's decisions stay marked
+            marked = hand.metadata.get(STAND_IN_KEY)
+            if isinstance(marked, list) and marked:
+                table._stand_ins[number] = list(marked)
+        return table
 
     # ------------------------------------------------------------------ what is going on
 
@@ -204,6 +224,8 @@ class Table:
         """Who or what the table waits for now."""
         if self.match.is_over:
             return Waiting(WaitKind.OVER)
+        if not self.match.hands:
+            return Waiting(WaitKind.DEAL)
         hand = self.hand
         seat = hand.to_act
         if seat is None:
@@ -220,13 +242,37 @@ class Table:
 
     def published_fair(self) -> tuple[int, Fair] | None:
         """The hand whose deal the players have their say on, and its fair table (whose
-        secret may not be shown): the hand in play, or after a hand the next one; None for a
-        table without fair deals or a match that is over."""
+        secret may not be shown): the hand in play, or after a hand (or before the first) the
+        next one; None for a table without fair deals or a match that is over."""
         if self.fair is None or self.match.is_over:
             return None
-        number = self.hand_number + (1 if self.hand.is_over else 0)
+        number = self.hand_number + (1 if not self.match.hands or self.hand.is_over else 0)
         fair = self.fair.fairs.get(number)
         return None if fair is None else (number, fair)
+
+    def wants_entropy(self, seat: Seat, number: int) -> bool:
+        """Whether the human ``seat`` may give its entropy for hand ``number`` now: that
+        hand's commitment is published, the hand is not dealt, and the seat gave none for it
+        yet (``seat-view.md`` §4)."""
+        published = self.published_fair()
+        return (
+            published is not None
+            and published[0] == number > self.hand_number
+            and seat in self.humans
+            and seat not in published[1].entropy
+        )
+
+    def give_entropy(self, seat: Seat, entropy: bytes) -> list[Event]:
+        """``seat``'s entropy for the hand not yet dealt whose commitment is published (as
+        :meth:`wants_entropy` allows); the first hand is dealt once every human seat gave its
+        own, a later one when the humans are ready (:meth:`ready`)."""
+        published = self.published_fair()
+        assert self.fair is not None and published is not None
+        self.fair.add_entropy(published[0], seat, entropy)
+        first = self.fair.fairs[1]
+        if self.waiting().kind is WaitKind.DEAL and all(s in first.entropy for s in self.humans):
+            return self.deal()
+        return []
 
     def revealed_fair(self, number: int) -> Fair | None:
         """The fair table of hand ``number`` once that hand is over (its secret may be shown
@@ -238,6 +284,13 @@ class Table:
     def view(self, seat: Seat | None) -> SeatView:
         """What ``seat`` (None: a spectator) may know of the hand in play."""
         return SeatView.of(self.hand, seat)
+
+    def stand_ins(self, number: int) -> tuple[int, ...]:
+        """The positions (from 1, in its ``actions``) of hand ``number``'s decisions that a
+        bot made for a human seat: its stand-in's, when the human ran out of time or was
+        away, and the other humans' cards after a claim. A record writes them as the hand's
+        ``x_stand_in``."""
+        return tuple(self._stand_ins.get(number, ()))
 
     # ------------------------------------------------------------------ decisions
 
@@ -264,7 +317,9 @@ class Table:
         """Let the bot of the seat to act decide (for a human seat, its stand-in), or ``by``
         instead of it; the events it caused. ``seat``, when given, must be the seat to act."""
         to_act = self._bot_turn(seat)
-        return self._apply(bot_action(self.hand, self.bots[to_act] if by is None else by))
+        action = bot_action(self.hand, self.bots[to_act] if by is None else by)
+        self._note_stand_in(action, by_bot=True)
+        return self._apply(action)
 
     def play_decided(self, seat: Seat, action: Action) -> list[Event]:
         """Apply ``action``, what the bot of ``seat`` (the seat to act) decided elsewhere (a
@@ -282,11 +337,14 @@ class Table:
             raise IllegalActionError.of(ReasonCode.NOT_YOUR_TURN, seat=to_act.name)
         return to_act
 
-    def apply_stored(self, action: Action | str) -> list[Event]:
+    def apply_stored(self, action: Action | str, *, by_bot: bool = False) -> list[Event]:
         """Apply a decision taken before, as it was kept (a human's or a bot's, its Baloot word
-        included): how a stored table is brought back. The engine checks it like any other."""
+        included; ``by_bot``: a bot's, noted as a stand-in's when its seat is a human's): how
+        a stored table is brought back. The engine checks it like any other."""
         self._check_playing()
-        return self._apply(self.hand.check(action))
+        checked = self.hand.check(action)
+        self._note_stand_in(checked, by_bot=by_bot)
+        return self._apply(checked)
 
     def ready(self, seat: Seat, entropy: bytes | None = None) -> list[Event]:
         """``seat`` is ready for the next hand, with its ``entropy`` for that hand's deal (at
@@ -303,8 +361,9 @@ class Table:
         return self.deal()
 
     def deal(self) -> list[Event]:
-        """Deal the next hand now (also when a human's word is not awaited any longer)."""
-        if self.waiting().kind is not WaitKind.NEXT:
+        """Deal the next hand now (also when a human's word, or the first hand's entropy, is
+        not awaited any longer)."""
+        if self.waiting().kind not in (WaitKind.NEXT, WaitKind.DEAL):
             raise IllegalActionError.of(ReasonCode.NOT_HAND_OVER)
         if self.fair is None:
             self.match.deal()
@@ -314,14 +373,35 @@ class Table:
         return [self._event(EventKind.DEAL)]
 
     def undo(self, seat: Seat) -> list[Event]:
-        """Take back ``seat``'s last decision and every bot action after it (a table with one
-        human only); the undo event."""
+        """Take back ``seat``'s last decision in the hand in play and every bot action after
+        it (a table with one human only); the undo event.
+
+        Never across a hand-over (``hand_over``; ``nothing_to_undo`` before the seat's first
+        decision of a hand), nor after the end of the match (``match_over``): the hand-over
+        reveals the hand's fair secret, hence every card, and a match over has its record.
+        """
         self._check_single_human()
+        self._check_playing()
+        if not any(a.seat == seat for a in self.hand.actions):
+            raise IllegalActionError.of(ReasonCode.NOTHING_TO_UNDO)
+        return self._take_back(seat)
+
+    def undo_stored(self, seat: Seat) -> list[Event]:
+        """An undo taken before, as it was kept: how a stored table is brought back (one
+        kept before :meth:`undo` stopped at the hand-over comes back as it was played)."""
         if not any(a.seat == seat for hand in self.match.hands for a in hand.actions):
             raise IllegalActionError.of(ReasonCode.NOTHING_TO_UNDO)
+        return self._take_back(seat)
+
+    def _take_back(self, seat: Seat) -> list[Event]:
         while self.match.undo().seat != seat:
             pass
         self._ready.clear()
+        marked, self._stand_ins = self._stand_ins, {}
+        for number, hand in self.history():  # the stand-ins' decisions taken back stay out
+            kept = [p for p in marked.get(number, ()) if p <= len(hand.actions)]
+            if kept:
+                self._stand_ins[number] = kept
         return [self._event(EventKind.UNDO)]
 
     def note_seat(self, seat: Seat) -> list[Event]:
@@ -367,13 +447,20 @@ class Table:
 
     def record(self, **metadata: Any) -> Record:
         """The match so far as a ``baloot/1`` record, its players named (the seed kept as
-        ``x_seed`` so that a resumed match deals on as this one would), each finished hand
-        with its fair table at a table with fair deals."""
+        ``x_seed`` so that a resumed match deals on as this one would), every hand with its
+        fair table at a table with fair deals: once one hand holds it every hand must
+        (``record-format.md``), the one in play too (its record shows its deck anyway: a
+        record is kept only once the table is no longer played). A hand in which a bot
+        decided for a human seat says where (:meth:`stand_ins`) as its ``x_stand_in``: the
+        players named are credited with none of those decisions."""
         players = {seat.name: self.players[seat].label for seat in Seat}
         extra = {} if self.seed is None else {"x_seed": self.seed}
         record = Record.of(self.match, players=players, **extra, **metadata)
         for number, hand in enumerate(record.hands, 1):
-            hand.fair = self.revealed_fair(number)
+            if self.fair is not None:
+                hand.fair = self.fair.fairs[number]
+            if self.stand_ins(number):
+                hand.metadata[STAND_IN_KEY] = list(self.stand_ins(number))
         return record
 
     def history(self) -> Iterator[tuple[int, Hand]]:
@@ -391,6 +478,13 @@ class Table:
     def _check_single_human(self) -> None:
         if len(self.humans) != 1:
             raise IllegalActionError.of(ReasonCode.NOT_ALLOWED)
+
+    def _note_stand_in(self, action: Action, *, by_bot: bool) -> None:
+        """Note ``action``, about to be applied, as a stand-in's when a bot decided it for a
+        human seat."""
+        if by_bot and self.players[action.seat].is_human:
+            positions = self._stand_ins.setdefault(self.hand_number, [])
+            positions.append(len(self.hand.actions) + 1)
 
     def _apply(self, action: Action) -> list[Event]:
         hand = self.hand

@@ -25,7 +25,9 @@ the game's words in the pages' own wording.
 - :mod:`baloot.words.hints`: the heuristic bot's hints (:func:`hint_text`,
   :func:`hint_lines`, and :func:`hint_texts` for the ``why`` of a ``hint`` message);
 - :mod:`baloot.words.pages`: the words of the game a web page puts together itself, under
-  the page's keys.
+  the page's keys;
+- :mod:`baloot.words.lobby`: the names and lines of the bots and the rule flags a table is
+  made with.
 
 What a web page sends back is checked before it is worded: :func:`sheet_texts` and
 :func:`hint_texts` refuse an unknown language, key or parameter with a one-line

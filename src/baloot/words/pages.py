@@ -20,6 +20,7 @@ from typing import Final
 from baloot.core.cards import Suit
 from baloot.core.reasons import REASONS
 
+from .lobby import lobby_words
 from .reasons import REASON_TABLES, YOU_TABLES
 from .strings import TABLES
 
@@ -92,9 +93,10 @@ PAGE_WORDS: Final[Mapping[str, str]] = {
 
 
 def page_words(lang: str) -> dict[str, str]:
-    """The templates of :data:`PAGE_WORDS` in ``lang``, by the pages' keys, and the engine's
-    reasons: ``reason_CODE`` as said of any seat, ``you_CODE`` as said to the seat they are
-    about (:meth:`Strings.rule <baloot.words.strings.Strings.rule>` chooses the same way).
+    """The templates of :data:`PAGE_WORDS` in ``lang``, by the pages' keys, the engine's
+    reasons (``reason_CODE`` as said of any seat, ``you_CODE`` as said to the seat they are
+    about: :meth:`Strings.rule <baloot.words.strings.Strings.rule>` chooses the same way), and
+    the names and lines of the bots and rule flags (:func:`~baloot.words.lobby.lobby_words`).
 
     >>> page_words("en")["you_must_follow"], page_words("ar")["reason_must_follow"]
     ('you must follow {suit}', '{seat}: يجب أن يتبع النوع الملعوب {suit}')
@@ -104,4 +106,4 @@ def page_words(lang: str) -> dict[str, str]:
     reasons = REASON_TABLES.get(lang, {})
     words |= {f"reason_{code}": reasons.get(code, template) for code, template in REASONS.items()}
     words |= {f"you_{code}": template for code, template in YOU_TABLES[lang].items()}
-    return words
+    return words | lobby_words(lang)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from baloot.bots.expert.bidding import decide_call
-from baloot.bots.expert.budget import SearchBudget
+from baloot.bots.expert.budget import CLIENT_BOUNDS, SearchBudget
 from baloot.bots.expert.play import declaration, play_values
 from baloot.core.actions import Action, Verb
 from baloot.core.vocabulary import Phase
@@ -44,6 +44,8 @@ class ExpertBot:
     """
 
     name = "expert"
+    #: What a client of a web table may ask of it: a named budget, at most the default one.
+    CLIENT_OPTIONS: Final = CLIENT_BOUNDS
 
     def __init__(
         self, rng: random.Random | None = None, options: Mapping[str, str] | None = None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from baloot.bots.expert.support import BotOptions, UnknownBotError
+from baloot.bots.expert.support import BotOptions, OptionBounds, UnknownBotError
 
 
 class PlayMode(StrEnum):
@@ -109,3 +109,13 @@ PRESETS: Final = {
     "hard": SearchBudget(samples=300, first=24, deals=48),
     "fast": SearchBudget(samples=150, first=10, deals=16, pool=2),
 }
+
+#: What a client of a web table may ask of an expert bot (``docs/bots.md``): a named budget,
+#: the settings that cost no time, and no more worlds or deals than the default budget's
+#: (about a second a decision; the decision's clock is the ceiling besides).
+CLIENT_BOUNDS: Final = OptionBounds(
+    free=(*PRESETS, "mode", "score_from", "confidence", "bolder"),
+    most={
+        field: getattr(PRESETS["default"], field) for field in ("samples", "first", "deals", "pool")
+    },
+)

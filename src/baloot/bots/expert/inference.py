@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from baloot.bots.expert.calls import Call, calls_of, calls_weight
 from baloot.bots.expert.follows import Follow, follows_of, follows_weight
+from baloot.bots.expert.support import current_clock
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
@@ -30,13 +31,19 @@ def weighted_worlds(
     to their ``weigh``; each world kept once, with how many of the ``count`` places it took.
     ``drawn`` holds each distinct world once with how many draws gave it, as
     :meth:`~baloot.bots.worlds.WorldSampler.worlds` gives them: ``weigh`` is asked once a
-    world."""
+    world, in order, until the decision's clock runs out (a ceiling here too: the worlds
+    weighed by then are the ones kept from)."""
     if not drawn:
         return []
-    weighed = [(world, n * weigh(world)) for world, n in drawn]
+    clock = current_clock()
+    weighed: list[tuple[Hand, float]] = []
+    for world, n in drawn:
+        if weighed and clock.expired():
+            break
+        weighed.append((world, n * weigh(world)))
     total = sum(w for _, w in weighed)
     if total <= 0:
-        return list(drawn[:count])
+        return list(drawn[: min(count, len(weighed))])
     step = total / count
     mark = rng.random() * step
     kept: list[tuple[Hand, int]] = []

@@ -3,7 +3,7 @@
 ``baloot.core.position``), the bot options and the decision clock (``baloot.bots``)."""
 
 from baloot.bots.clock import current_clock
-from baloot.bots.names import BotOptions, UnknownBotError
+from baloot.bots.names import BotOptions, OptionBounds, UnknownBotError
 from baloot.bots.worlds import InconsistentWorldError, WorldSampler
 from baloot.core.position import Position
 from baloot.solver import Mode, accelerated, values
@@ -12,6 +12,7 @@ __all__ = [
     "BotOptions",
     "InconsistentWorldError",
     "Mode",
+    "OptionBounds",
     "Position",
     "UnknownBotError",
     "WorldSampler",

@@ -5,7 +5,7 @@
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
 import { SEATS, readAction } from "./protocol.js";
-import { actionLabel, contractText, playerLabel } from "./words.js";
+import { actionLabel, botWord, contractText, playerLabel } from "./words.js";
 import { followScrolling } from "./scrollhint.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // t, ID, hands, N, analysis
@@ -61,9 +61,16 @@ function markCell(mark) {
     el("span", { class: "ltr" }, SYMBOLS[mark]), " ", el("span", { class: "mark-word" }, t("mark_" + mark)));
 }
 
-/** An action and its value, kept in that order in a right-to-left page. */
-function withValue(text) {
-  return el("span", { class: "ltr" }, text);
+/** A number with its sign (or ≈), left to right whatever the page's direction: in an Arabic
+ *  page a minus sign stays before its number (bidi.js). */
+function number(text) {
+  return el("bdi", { dir: "ltr" }, text);
+}
+
+/** An action's words and its value, each isolated from the other: an Arabic call's value
+ *  stays beside it with its sign, a card's "10♣ · إكّة" reads as one. */
+function withValue(action, value) {
+  return value ? [el("bdi", {}, action), " ", number(value)] : el("bdi", {}, action);
 }
 
 function label(action, view) {
@@ -73,18 +80,18 @@ function label(action, view) {
 function decisionRow(decision, view, withBot) {
   const exact = decision.exact;
   const at = { ...view, phase: decision.phase, question: null };
-  const best = decision.best === decision.action ? "=" : withValue(`${label(decision.best, at)} ${signed(decision.best_value, exact)}`);
+  const best = decision.best === decision.action ? "=" : withValue(label(decision.best, at), signed(decision.best_value, exact));
   const cells = [
     el("td", { class: "num" }, String(decision.position)),
     el("td", {}, t("seat_" + decision.seat)),
-    el("td", { class: "played" }, withValue(`${label(decision.action, at)} ${signed(decision.value, exact)}`)),
+    el("td", { class: "played" }, withValue(label(decision.action, at), signed(decision.value, exact))),
     el("td", { class: "best" }, best),
-    el("td", { class: "num" }, withValue(plain(decision.loss, exact))),
+    el("td", { class: "num" }, number(plain(decision.loss, exact))),
     markCell(decision.mark),
   ];
   if (withBot) {
     const choice = decision.expert ? decision.expert.action : null;
-    const cell = el("td", { class: "bot" }, choice === decision.action ? "=" : withValue(label(choice, at)));
+    const cell = el("td", { class: "bot" }, choice === decision.action ? "=" : withValue(label(choice, at), ""));
     if (byEquity(decision)) cell.append(el("span", { class: "equity-mark" }, " †"));
     cells.push(cell);
   }
@@ -107,7 +114,7 @@ function renderDecisions(hand, analysis) {
   const withBot = analysis.bot !== null;
   const head = [t("analysis_col_position"), t("analysis_col_seat"), t("analysis_col_played"),
     t("analysis_col_best"), t("analysis_col_loss"), t("analysis_col_mark")];
-  if (withBot) head.push(t("analysis_col_bot", { bot: analysis.bot }));
+  if (withBot) head.push(t("analysis_col_bot", { bot: botWord(analysis.bot) }));
   const view = { exposed: hand.exposed, question: null };
   const rows = hand.decisions.map((d) => decisionRow(d, view, withBot));
   $("decisions").replaceChildren(
@@ -127,7 +134,7 @@ function renderSummary(hand, analysis) {
     for (const group of groups) {
       const tally = hand.summary[seat][group];
       const average = tally.average_loss === null ? "" : (group === "calls" ? "≈" : "") + Number(tally.average_loss).toFixed(2);
-      cells.push(el("td", { class: "num" }, String(tally.decisions)), el("td", { class: "num" }, average),
+      cells.push(el("td", { class: "num" }, String(tally.decisions)), el("td", { class: "num" }, number(average)),
         el("td", { class: "num" }, String(tally.inaccuracy)), el("td", { class: "num" }, String(tally.mistake)),
         el("td", { class: "num" }, String(tally.blunder)));
     }
@@ -138,11 +145,11 @@ function renderSummary(hand, analysis) {
 
 function renderNotes(hand, analysis) {
   const lines = [t("analysis_note_exact")];
-  lines.push(analysis.bot === null ? t("analysis_note_no_bot") : t("analysis_note_estimate", { bot: analysis.bot }));
+  lines.push(analysis.bot === null ? t("analysis_note_no_bot") : t("analysis_note_estimate", { bot: botWord(analysis.bot) }));
   lines.push(t("analysis_note_marks", analysis.thresholds));
   if (hand.unit === "match") lines.push(t("analysis_note_gahwa"));
   if (analysis.bot !== null && hand.decisions.some(byEquity)) {
-    lines.push(t("analysis_note_equity", { bot: analysis.bot }));
+    lines.push(t("analysis_note_equity", { bot: botWord(analysis.bot) }));
   }
   $("analysis-notes").replaceChildren(...lines.map((line) => el("p", {}, line)));
   $("analysis-notes").hidden = false;

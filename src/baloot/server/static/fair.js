@@ -2,17 +2,21 @@
 //
 // Before the players speak the server publishes each hand's commitment, the SHA-256 of a
 // secret; the page keeps the first one it sees for each hand (this browser's storage, so that
-// the lobby's answer to POST /api/tables counts for the table's page) and adds 16 random bytes
-// of its own with `next` and with the table's creation. At the hand's hand-over the server
-// reveals the secret: the page checks that its SHA-256 is the commitment it kept, that its own
-// entropy is in, and that the deck derived from them (SubtleCrypto SHA-256, the derivation of
-// the spec) gives every seat the cards it was seen to hold and play.
+// the answer to POST /api/tables, or to a rematch, counts for the table's page). Entropy always
+// comes after the commitment it is mixed with: a seat's page sends 16 random bytes of its own
+// as soon as it sees the commitment of a hand not yet dealt (the first hand waits for them; a
+// later one is committed to at the hand-over before it), in an `entropy` message, and again
+// with `next` (EntropyGiver). At the hand's hand-over the server reveals the secret: the page
+// checks that its SHA-256 is the commitment it kept, that its own entropy is in (once the
+// server took it), and that the deck derived from them (SubtleCrypto SHA-256, the derivation
+// of the spec) gives every seat the cards it was seen to hold and play; a deal that holds no
+// player's entropy at all is one the server alone chose, and the sheet says so.
 
-import { SEATS, nextSeat } from "./protocol.js";
+import { PHASE, SEATS, nextSeat } from "./protocol.js";
 
 const SUITS = ["s", "h", "d", "c"];
 const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7"];
-const KEPT = "baloot-fair"; // localStorage: table id → { hand: commitment, mine: { hand: entropy } }
+const KEPT = "baloot-fair"; // localStorage: table id → { seen: { hand: commitment }, mine: { "hand:seat link": entropy } }
 const KEPT_TABLES = 50;
 
 /** 16 random bytes as lowercase hex: a seat's entropy for a deal. */
@@ -108,14 +112,66 @@ export function rememberCommitment(tableId, fair) {
   }
 }
 
-/** Keep the entropy this page gave for hand `hand`. */
-export function rememberEntropy(tableId, hand, entropy) {
+/** The key of a seat's own entropy for `hand`: two seats' pages in one browser keep theirs apart. */
+function mineKey(hand, token) {
+  return `${hand}:${String(token || "").slice(0, 8)}`;
+}
+
+/** Keep the entropy the server took from the seat of `token` for hand `hand`. */
+export function rememberEntropy(tableId, hand, entropy, token) {
   const all = kept();
   const table = all[tableId] || { seen: {}, mine: {} };
-  if (!table.mine[hand]) table.mine[hand] = entropy;
+  const key = mineKey(hand, token);
+  if (!table.mine[key]) table.mine[key] = entropy;
   delete all[tableId];
   all[tableId] = table;
   keep(all);
+}
+
+/** A seat's part in the fair deals: its 16 bytes for each hand whose commitment it sees before
+ *  that hand is dealt, sent at once in an `entropy` message (once a hand, again after a
+ *  reconnection if no answer came), kept once the server took them (its `ack`). */
+export class EntropyGiver {
+  constructor(tableId, token, connection) {
+    this.tableId = tableId;
+    this.token = token; // null for a spectator, who gives none
+    this.connection = connection; // the connection's own state, not the frame shown
+    this.drawn = {}; // hand → the bytes drawn for it (sent again with `next`)
+    this.asked = {}; // id of an `entropy` sent → its hand, until it is answered
+    this.answered = {}; // hand → true once the server took or refused ours
+  }
+
+  /** This page's bytes for hand `hand`, drawn once. */
+  entropyFor(hand) {
+    if (!this.drawn[hand]) this.drawn[hand] = randomEntropy();
+    return this.drawn[hand];
+  }
+
+  /** A message the connection heard (before the page shows it). */
+  heard(kind, message) {
+    if (!this.token || !message) return;
+    if (kind === "ack" || kind === "reject") {
+      this.answer(kind, message);
+      return;
+    }
+    if (kind === "snapshot") this.asked = {}; // a new connection: what was in flight is lost
+    if (kind !== "snapshot" && kind !== "deal" && kind !== "hand-over") return;
+    const { match, view } = this.connection;
+    const fair = match && match.fair;
+    if (!fair || (view && view.phase !== PHASE.over)) return; // that hand is dealt
+    if (this.answered[fair.hand] || Object.values(this.asked).includes(fair.hand)) return;
+    rememberCommitment(this.tableId, fair); // the commitment first: our bytes come after it
+    const id = this.connection.control("entropy", { hand: fair.hand, entropy: this.entropyFor(fair.hand) });
+    if (id) this.asked[id] = fair.hand;
+  }
+
+  answer(kind, message) {
+    const hand = this.asked[message.id];
+    if (hand === undefined) return;
+    delete this.asked[message.id];
+    this.answered[hand] = true;
+    if (kind === "ack") rememberEntropy(this.tableId, hand, this.drawn[hand], this.token);
+  }
 }
 
 /** The cards each seat was dealt from `deck`, with `dealer` dealing and `taker` taking the
@@ -136,16 +192,25 @@ function dealt(deck, dealer, taker) {
   return hands;
 }
 
-/** Whether the reveal `fair` of a hand-over holds, as this page can tell from what it saw:
- *  true, false, or null when the page kept no commitment for that hand (it came later). */
-export async function checkReveal(tableId, fair, view) {
+/** Whether the reveal `fair` of a hand-over holds, as this page (of the seat of `token`) can
+ *  tell from what it saw: "verified", "alone" (it holds, but no player's entropy went into the
+ *  deck: the server alone chose it), "failed", or null when the page kept no commitment for
+ *  that hand (it came later). */
+export async function checkReveal(tableId, fair, view, token) {
   const table = kept()[tableId];
   const seen = table && table.seen[fair.hand];
   if (!seen || !fair.secret) return null;
+  const entropy = fair.entropy || {};
+  if (!(await reveals(table, seen, fair, entropy, view, token))) return "failed";
+  return Object.keys(entropy).length ? "verified" : "alone";
+}
+
+/** Whether the reveal holds: the commitment seen, this seat's entropy in, every card seen. */
+async function reveals(table, seen, fair, entropy, view, token) {
   if (seen !== fair.commitment || (await commitmentOf(fair.secret)) !== seen) return false;
-  const mine = table.mine[fair.hand];
-  if (mine && view.seat && (fair.entropy || {})[view.seat] !== mine) return false;
-  const deck = await derivedDeck(fair.secret, fair.entropy || {});
+  const mine = (table.mine || {})[mineKey(fair.hand, token)];
+  if (mine && view.seat && entropy[view.seat] !== mine) return false;
+  const deck = await derivedDeck(fair.secret, entropy);
   if (deck[20] !== view.exposed) return false;
   const hands = dealt(deck, view.dealer, view.taker);
   for (const trick of view.tricks || []) {

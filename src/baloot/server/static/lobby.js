@@ -3,13 +3,14 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang } from "./i18n.js";
-import { LISTED_SEATS, botPlayer } from "./protocol.js";
-import { playersText, presetWord } from "./words.js";
+import { LISTED_SEATS, botName, botPlayer } from "./protocol.js";
+import { botLine, botWord, flagWord, playersText, presetWord } from "./words.js";
 import { forget, myTables, seatUrl } from "./mytables.js";
+import { askRematch } from "./result.js";
 
 /** The bots a person picks by level; every other bot of the server is under "more". */
 const LEVELS = ["easy", "medium", "hard"];
-import { randomEntropy, rememberCommitment, rememberEntropy } from "./fair.js";
+import { rememberCommitment } from "./fair.js";
 
 let options = null;
 
@@ -24,9 +25,11 @@ function flagControl(flag) {
       choices.map((c) => el("option", { value: JSON.stringify(c) }, t("choice_" + c))));
   }
   control.addEventListener("change", markChanged);
+  // Its name and line in the page's words (its code name, the API's, is the tooltip): a box
+  // to tick before its name, a choice after it.
+  const name = el("label", { for: id, class: "flag-name", title: flag.name }, flagWord(flag.name));
   return el("div", { class: "flag", "data-flag": flag.name },
-    control,
-    el("label", { for: id, class: "flag-name" }, flag.name),
+    control.tagName === "SELECT" ? [name, control] : [control, name],
     el("div", { class: "flag-help" }, t("flag_" + flag.name) === "flag_" + flag.name ? "" : t("flag_" + flag.name)));
 }
 
@@ -81,13 +84,23 @@ function rulesBody() {
 function botOptions() {
   const levels = LEVELS.filter((level) => options.bots.includes(level));
   const engines = options.bots.filter((bot) => !LEVELS.includes(bot));
-  const choices = levels.map((level) =>
-    el("option", { value: botPlayer(level) }, t("bot_option", { name: t("bot_level_" + level) })));
-  if (engines.length) {
-    choices.push(el("optgroup", { label: t("bots_more") },
-      engines.map((bot) => el("option", { value: botPlayer(bot) }, t("bot_option", { name: bot })))));
-  }
+  const option = (bot) => el("option", { value: botPlayer(bot), title: botLine(bot) }, t("bot_option", { name: botWord(bot) }));
+  const choices = levels.map(option);
+  if (engines.length) choices.push(el("optgroup", { label: t("bots_more") }, engines.map(option)));
   return choices;
+}
+
+/** The line under a choice of bot that says what the bot chosen is (none for a person). */
+function botLineOf(select) {
+  const line = el("p", { class: "bot-line sub", "aria-live": "polite" });
+  const sync = () => {
+    const bot = botName(select.value);
+    line.textContent = bot === null ? "" : botLine(bot);
+    line.hidden = !line.textContent;
+  };
+  select.addEventListener("change", sync);
+  line.sync = sync;
+  return line;
 }
 
 function defaultBot() {
@@ -102,7 +115,9 @@ function seatRow(seat) {
   const sync = () => { name.hidden = select.value !== "human"; };
   select.addEventListener("change", sync);
   sync();
-  return el("div", { class: "seat-row" }, el("strong", {}, t("seat_" + seat)), select, name);
+  const line = botLineOf(select);
+  line.sync();
+  return el("div", { class: "seat-row" }, el("strong", {}, t("seat_" + seat)), select, name, line);
 }
 
 function buildForm() {
@@ -117,6 +132,9 @@ function buildForm() {
   $("seats").replaceChildren(...LISTED_SEATS.map(seatRow));
   $("quick-level").replaceChildren(...botOptions());
   $("quick-level").value = defaultBot();
+  const quickLine = botLineOf($("quick-level"));
+  $("quick-level").closest(".form-row").after(quickLine);
+  quickLine.sync();
   $("timer").replaceChildren(...options.timers.map((n) =>
     el("option", { value: n === null ? "" : String(n) }, n === null ? t("timer_none") : t("timer_seconds", { n }))));
 }
@@ -132,8 +150,6 @@ async function create(event) {
   }
   const timer = $("timer").value === "" ? null : Number($("timer").value);
   const body = { rules: rulesBody(), seats, names, timer, public: $("public").checked };
-  const mine = creatorSeat(LISTED_SEATS.filter((seat) => seats[seat] === "human"));
-  if (mine) body.entropy = { [mine]: randomEntropy() };
   const button = $("create-btn");
   button.disabled = true;
   button.textContent = t("creating");
@@ -144,8 +160,9 @@ async function create(event) {
     });
     const answer = await response.json().catch(() => ({}));
     if (response.status !== 201 && !response.ok) throw new Error(answer.error || String(response.status));
+    // The first deal's commitment, kept before anyone speaks: each seat's page sends its own
+    // bytes once it sees it (fair deals), never with the table.
     rememberCommitment(answer.table, answer.fair);
-    if (mine && answer.fair) rememberEntropy(answer.table, answer.fair.hand, body.entropy[mine]);
     showCreated(answer);
     if (body.public) loadTables();
   } catch (err) {
@@ -237,15 +254,13 @@ async function quickPlay() {
   button.disabled = true;
   $("quick-error").textContent = "";
   try {
-    const entropy = randomEntropy(); // South's part of the first deal (fair deals)
     const response = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ seats: { S: "human", N: bot, E: bot, W: bot }, entropy: { S: entropy } }),
+      body: JSON.stringify({ seats: { S: "human", N: bot, E: bot, W: bot } }),
     });
     const answer = await response.json().catch(() => ({}));
     if (response.status !== 201) throw new Error(answer.error || String(response.status));
-    rememberCommitment(answer.table, answer.fair);
-    if (answer.fair) rememberEntropy(answer.table, answer.fair.hand, entropy);
+    rememberCommitment(answer.table, answer.fair); // the table's page sends South's bytes after it
     location.assign(withLang(answer.seats.S.url));
   } catch (err) {
     $("quick-error").textContent = t("error_prefix") + err.message;
@@ -275,28 +290,41 @@ async function showMyTables() {
   $("my-tables-box").hidden = shown.length === 0;
 }
 
-/** The players of a table as this browser's list says them: "you" in its seat, "human" for
- *  a person who gave no name (known by the seat's letter). */
+/** The players of a table as this browser's list says them: "you" in its seat. */
 function seatedHere(table, seat) {
-  const players = { ...table.players };
-  for (const [at, player] of Object.entries(players)) {
-    if (at === seat) players[at] = t("you");
-    else if (player === at) players[at] = t("human");
-  }
-  return players;
+  return seat ? { ...table.players, [seat]: t("you") } : table.players;
 }
 
 function myTableRow(entry, table) {
-  const status = table.status === "playing" ? t("in_play") : table.status === "over" ? t("status_over") : "";
-  const row = el("li", { "data-table": entry.table },
+  const over = table.status === "over";
+  const status = table.status === "playing" ? t("in_play") : over ? t("status_over") : "";
+  const note = el("span", { class: "error", role: "alert" });
+  // A finished match leads to its rematch: to join it once made, else to make it.
+  let ways;
+  if (table.rematch) {
+    ways = [el("a", { class: "btn primary", href: withLang(seatUrl({ ...entry, table: table.rematch })) }, t("rematch_join"))];
+  } else if (over) {
+    const rematch = el("button", { type: "button", class: "btn primary", "data-rematch": entry.table }, t("rematch"));
+    rematch.addEventListener("click", async () => {
+      rematch.disabled = true;
+      try {
+        location.assign(withLang(seatUrl({ ...entry, table: await askRematch(entry.table, entry.token) })));
+      } catch (err) {
+        rematch.disabled = false;
+        note.textContent = t("rematch_failed", { error: err.message });
+      }
+    });
+    ways = [rematch, el("a", { class: "btn", href: withLang(seatUrl(entry)) }, t("see_result"))];
+  } else {
+    ways = [el("a", { class: "btn primary", href: withLang(seatUrl(entry)) }, t("resume"))];
+  }
+  return el("li", { "data-table": entry.table },
     el("span", { class: "players" }, table.players ? playersText(seatedHere(table, entry.seat)) : entry.table),
     status ? el("span", { class: "sub" }, status) : null,
-    table.rematch
-      ? el("a", { class: "btn primary", href: withLang(seatUrl({ ...entry, table: table.rematch })) }, t("rematch_join"))
-      : el("a", { class: "btn primary", href: withLang(seatUrl(entry)) }, t("resume")),
+    ...ways,
     el("button", { type: "button", class: "btn", "aria-label": t("forget_label", { table: entry.table }),
-      onclick: () => { forget(entry.table, entry.token); showMyTables(); } }, t("forget")));
-  return row;
+      onclick: () => { forget(entry.table, entry.token); showMyTables(); } }, t("forget")),
+    note);
 }
 
 async function start() {

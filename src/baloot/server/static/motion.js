@@ -59,8 +59,9 @@ function finishedTrick(view) {
 
 /**
  * The frames of a table, played in order at a pace. `link` is the TableConnection; `show` is
- * called with (kind, message) once a frame is the one shown; `seatBox(seat)` is the element of
- * a seat on the felt, for cards to travel from and tricks to slide to.
+ * called with (kind, message, before) once a frame is the one shown, `before` the frame shown
+ * until then (its view, match and seats: what changed is between the two); `seatBox(seat)` is
+ * the element of a seat on the felt, for cards to travel from and tricks to slide to.
  */
 export class Pacer {
   constructor(show, seatBox) {
@@ -139,10 +140,11 @@ export class Pacer {
   }
 
   apply(frame) {
-    const moved = frame.view !== this.shown.view;
+    const before = this.shown;
+    const moved = frame.view !== before.view;
     this.shown = { view: frame.view, match: frame.match, seats: frame.seats };
     if (frame.view) this.mySeat = frame.view.seat;
-    this.show(frame.kind, frame.message);
+    this.show(frame.kind, frame.message, before);
     if (moved) { // the pace counts from when the frame is drawn
       this.lastKind = frame.kind;
       this.lastShownAt = Date.now();

@@ -11,18 +11,41 @@
 // (server time), taken from every message that carries one; `clockOffset` is the server's
 // `now` minus ours at the last snapshot or pong, so that serverNow() counts down the time the
 // server really keeps. `talk` holds the lines said at the table (a snapshot's, then each
-// `said`), oldest first.
+// `said`), oldest first; a line a snapshot brings is `old` (said before this connection, or
+// during a drop), unless the page heard it itself before.
 //
 // Several servers may share the tables (docs/nodes.md): a server that does not serve this
 // table closes the socket with 4307, the public URL of the one that does as its reason. The
 // page then moves there: the same path and query (the seat's token, the language) on that
 // origin, since the page's other requests (its sheets, its description) go to its own origin.
-// A reason naming this very origin (servers behind one address) is a plain retry.
+// A reason naming this very origin (servers behind one address) is a plain retry. A page whose
+// own server is gone (its socket cannot open) asks the server it was first loaded from, HOME,
+// in turns with its own: a spectator's socket there gets the table (the page moves there) or
+// a 4307 naming where it is now (the page moves there; its own origin, still the holder until
+// its lease runs out: a plain retry). HOME travels with the page as `#home=ORIGIN`, which a
+// move sets, and so does a server's 307 to the node that serves the table.
+//
+// After a drop the page asks the API what became of the table before it retries: a 503
+// says that the server cannot reach its database (docs/nodes.md), and `storageAway` stays
+// true, for the status line to say so, until a snapshot shows the table back.
+
+import { snapshotTalk } from "./talk.js";
 
 const PING_MS = 20000;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000];
 const FATAL = { 4403: "fatal_4403", 4404: "fatal_4404", 4500: "fatal_4500" };
 const ELSEWHERE = 4307;
+const HOME = homeOrigin();
+
+function homeOrigin() {
+  try {
+    const named = new URLSearchParams(location.hash.slice(1)).get("home");
+    const home = new URL(named || location.origin);
+    return /^https?:$/.test(home.protocol) ? home.origin : location.origin;
+  } catch (err) {
+    return location.origin;
+  }
+}
 
 export class TableConnection {
   constructor(tableId, token, onChange) {
@@ -37,7 +60,7 @@ export class TableConnection {
     this.claimed = {}; // hand number → the accepted claim's seat and cards, from its hand-over
     this.deadline = null; // {kind, seat, at} or null
     this.clockOffset = 0; // server's now − Date.now(), in ms
-    this.talk = []; // [{v, seat, text}], oldest first
+    this.talk = []; // [{v, seat, text, old}], oldest first
     this.socket = null;
     this.status = "connecting"; // connecting | open | retrying | moving | fatal
     this.fatal = null;
@@ -45,6 +68,8 @@ export class TableConnection {
     this.attempt = 0;
     this.everOpened = false;
     this.failuresBeforeOpen = 0;
+    this.storageAway = false;
+    this.via = null; // HOME while the page asks it, its own server being gone
     this.counter = 0;
     this.pingTimer = null;
     this.resyncAsked = false;
@@ -52,9 +77,10 @@ export class TableConnection {
   }
 
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? "?token=" + encodeURIComponent(this.token) : "";
-    return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+    const base = new URL(this.via || location.origin);
+    const scheme = base.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token && !this.via ? "?token=" + encodeURIComponent(this.token) : "";
+    return `${scheme}//${base.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
   }
 
   connect() {
@@ -103,8 +129,19 @@ export class TableConnection {
         this.checkRefused();
         return;
       }
-      this.scheduleRetry();
+      this.checkStorage();
     };
+  }
+
+  // A drop: whether the server answers 503 for the table (its database is away), then retry.
+  async checkStorage() {
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(this.tableId)}`);
+      this.storageAway = response.status === 503;
+    } catch (err) {
+      this.storageAway = false; // the server itself is away
+    }
+    this.scheduleRetry();
   }
 
   // A handshake refused over HTTP (403/404) looks like a plain drop: ask the API why.
@@ -116,7 +153,8 @@ export class TableConnection {
         return;
       }
     } catch (err) {
-      // the server is away: retry below
+      // the server is away: the next try asks HOME instead (or this one again), below
+      this.via = (this.via || HOME === location.origin) ? null : HOME;
     }
     if (this.token && this.failuresBeforeOpen >= 3 && !this.everOpened) {
       this.stop("fatal_4403");
@@ -137,7 +175,7 @@ export class TableConnection {
     this.status = "moving";
     clearInterval(this.pingTimer);
     this.onChange("status");
-    location.assign(target.origin + location.pathname + location.search + location.hash);
+    location.assign(target.origin + location.pathname + location.search + "#home=" + encodeURIComponent(HOME));
     return true;
   }
 
@@ -212,14 +250,16 @@ export class TableConnection {
     }
     if (typeof message.v !== "number") return;
     if (type === "snapshot") {
+      if (this.via && this.moveTo(this.via)) return; // HOME serves the table now: go there
       if (message.v < this.v) return;
       this.v = message.v;
       this.view = message.view;
       this.match = message.match;
       this.seats = message.seats;
       this.deadline = message.deadline ?? null;
-      this.talk = Array.isArray(message.talk) ? message.talk.slice() : [];
+      this.talk = snapshotTalk(message.talk, this.talk);
       this.resyncAsked = false;
+      this.storageAway = false;
       this.onChange("snapshot", message);
       return;
     }
@@ -236,7 +276,7 @@ export class TableConnection {
     this.resyncAsked = false;
     if ("deadline" in message) this.deadline = message.deadline;
     if (type === "said") {
-      this.talk.push({ v: message.v, seat: message.seat, text: message.text });
+      this.talk.push({ v: message.v, seat: message.seat, text: message.text, old: false });
     } else if (type === "event") {
       this.view = message.view;
     } else if (type === "hand-over") {

@@ -68,6 +68,17 @@ export function isLeading(view) {
   return !trick || trick.winner !== null || trick.cards.length === 0;
 }
 
+/** Whether the view is its own seat's turn: that seat to act, with something to choose. */
+export function seatsTurn(view) {
+  return !!(view && view.seat && view.to_act === view.seat && view.choices && view.choices.length);
+}
+
+/** Whether the turn comes to the seat between two views shown one after the other (`before`
+ *  null: nothing was shown): the moment to tell the player, once. */
+export function turnComes(before, after) {
+  return !seatsTurn(before) && seatsTurn(after);
+}
+
 /** The player a new table's request names for a bot: "bot:NAME". */
 export function botPlayer(name) {
   return BOT_PREFIX + name;
@@ -77,6 +88,11 @@ export function botPlayer(name) {
 export function botName(player) {
   const text = String(player ?? "");
   return text.startsWith(BOT_PREFIX) ? text.slice(BOT_PREFIX.length) : null;
+}
+
+/** The bot a bot's name names, its options left out: "expert:fast" → "expert". */
+export function botBase(name) {
+  return String(name).split(":")[0];
 }
 
 /** Whether a player is a bot ("bot:NAME"). */

@@ -1,9 +1,10 @@
 // The table's sounds, made in the page with Web Audio: no file is fetched for them.
 //
-// A card played, your turn, each of a timer's last seconds, a hand your team won. Off with
-// one tap on the top bar's switch, and remembered by this browser (localStorage). A browser
-// lets a page make sound only after a tap or a key: until then the sounds are skipped, never
-// queued for later.
+// A card played, your turn, each of a timer's last seconds, a hand your team won; your turn
+// also buzzes a phone that lets a page vibrate it. Off with one tap on the top bar's switch
+// (the buzz too), and remembered by this browser (localStorage). A browser lets a page make
+// sound, or vibrate, only after a tap or a key: until then both are skipped, never queued for
+// later.
 
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
@@ -47,6 +48,17 @@ function audio() {
   return context.state === "running" ? context : null;
 }
 
+/** The phone buzzes `pattern` (ms on, off, on…) where the browser allows a page to vibrate
+ *  it, while the sounds are on; elsewhere nothing happens. */
+function buzz(pattern) {
+  if (!sessionOn || !allowed || typeof navigator.vibrate !== "function") return;
+  try {
+    navigator.vibrate(pattern);
+  } catch (err) {
+    // a browser that refuses it now: the sound alone tells
+  }
+}
+
 /** One tone: `freq` Hz from `start` s for `length` s, shaped to fade out. */
 function tone(ctx, freq, start, length, { type = "sine", gain = 0.18 } = {}) {
   const osc = ctx.createOscillator();
@@ -85,6 +97,7 @@ export const sounds = {
     if (ctx) snap(ctx);
   },
   yourTurn() {
+    buzz([90, 60, 90]);
     const ctx = audio();
     if (!ctx) return;
     tone(ctx, 660, 0, 0.18);

@@ -8,7 +8,7 @@
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { cardElement, cardText, sortHand, suitOf } from "./cards.js";
-import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, readAction, trickWords } from "./protocol.js";
+import { PHASE, TEAM, isBot, isLeading, nextSeat, otherTeam, readAction, trickWords, turnComes } from "./protocol.js";
 import { actionLabel, playerLabel, questionText, contractText, shortContract, projectsText, reasonText } from "./words.js";
 import { TableConnection } from "./net.js";
 import { Pacer, animate, feltState, markLeader } from "./motion.js";
@@ -17,9 +17,10 @@ import { remember as rememberSeat } from "./mytables.js";
 import { IN_TABLE, sheetFigures } from "./sheet.js";
 import { finishedNotice, resultActions } from "./result.js";
 import { followDock } from "./dock.js";
-import { checkReveal, randomEntropy, rememberCommitment, rememberEntropy } from "./fair.js";
+import { EntropyGiver, checkReveal, rememberCommitment } from "./fair.js";
 import { countdown, secondsLeft, tickCountdowns } from "./timer.js";
 import { BUBBLE_MS, TalkPanel } from "./talk.js";
+import { isolateNumbers } from "./bidi.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -36,7 +37,8 @@ const ui = {
   worded: {}, // hand number → worded sheet lines
   lines: {}, // hand number → its sheet lines, keyed (from the hand-over or the sheet endpoint)
   result: null, // the end of the match's buttons, made once
-  fairChecked: {}, // hand number → true / false: what this page found of its deal's reveal
+  notice: null, // what a finished match no longer served says, made once
+  fairChecked: {}, // hand number → "verified" / "alone" / "failed": what this page found of its deal's reveal
   wording: {},
 };
 
@@ -45,6 +47,8 @@ const ui = {
 // of the frame shown.
 const link = new TableConnection(tableId, token, heard);
 const pacer = new Pacer(shown, seatBox);
+// A seat's bytes for each deal go as soon as its commitment is heard, not when it is shown.
+const giver = new EntropyGiver(tableId, token, link);
 const conn = new Proxy(link, {
   get(target, name) {
     if (name === "view" || name === "match" || name === "seats") return pacer.shown[name];
@@ -54,18 +58,19 @@ const conn = new Proxy(link, {
 });
 
 function heard(kind, message) {
+  giver.heard(kind, message);
   if (message && typeof message.v === "number") pacer.push(kind, message, link);
   else onChange(kind, message);
 }
 
-/** A frame of the pacer is shown: drawn, then moved, heard and scrolled to. */
-function shown(kind, message) {
+/** A frame of the pacer is shown: drawn, then moved, heard and scrolled to. `previous` is the
+ *  frame shown before it: the turn that comes is told once, when it is shown. */
+function shown(kind, message, previous) {
   const before = feltState();
-  const wasMyTurn = myTurn();
   onChange(kind, message);
   animate(before, kind, seatBox, conn.view ? conn.view.dealer : null);
   if (kind === "event" && message.action && readAction(message.action).verb === "play") sounds.card();
-  if (!wasMyTurn && myTurn()) sounds.yourTurn();
+  if (turnComes(previous.view, conn.view)) sounds.yourTurn();
   if (kind === "hand-over" && mySeat() && conn.view.result) {
     const { us, them } = usThem();
     if (conn.view.result.score[us] > conn.view.result.score[them]) sounds.handWon();
@@ -126,9 +131,23 @@ function scorePair(score) {
 }
 
 /** True while the page holds a table but its connection is down: nothing can be sent, so
- *  every control that sends is disabled (the status banner says why) rather than silent. */
+ *  every control that sends is disabled (the status banner says why) rather than silent; and
+ *  who is connected is not known meanwhile. */
 function offline() {
   return conn.status !== "open";
+}
+
+/** True for a finished match no server serves any more (reopened later): its page says what
+ *  is left of it, and its talk is closed. */
+function finishedElsewhere() {
+  return conn.status === "fatal" && conn.fatal === "fatal_4404" && !!ui.info && ui.info.status === "over";
+}
+
+/** Whether the table may be talked at: null, "over" (a finished table no longer served) or
+ *  "gone" (no table this page may show). */
+function talkClosed() {
+  if (conn.status !== "fatal") return null;
+  return finishedElsewhere() ? "over" : "gone";
 }
 
 /** Why the engine refuses a reject's action, in the page's words (its own text when the
@@ -148,12 +167,12 @@ function explainRefused(card) {
   render();
 }
 
-/** True when this seat has a decision of its own in the match to take back. */
+/** True when this seat has a decision of its own in the hand in play to take back: undo
+ * never crosses a hand-over (which reveals the hand's secret) nor the end of the match. */
 function somethingToUndo() {
   const me = mySeat();
-  if (!me || !conn.view) return false;
-  if (conn.view.actions.some((action) => readAction(action).seat === me)) return true;
-  return !!(conn.match && conn.match.hands.length > 0);
+  if (!me || !conn.view || conn.view.phase === PHASE.over) return false;
+  return conn.view.actions.some((action) => readAction(action).seat === me);
 }
 
 // ------------------------------------------------------------------ events
@@ -211,7 +230,7 @@ function notSent() {
 async function checkDeal(fair, view) {
   let found;
   try {
-    found = await checkReveal(tableId, fair, view);
+    found = await checkReveal(tableId, fair, view, token);
   } catch (err) {
     return; // no SubtleCrypto (a page served over plain http elsewhere than localhost)
   }
@@ -223,11 +242,8 @@ async function checkDeal(fair, view) {
 function sendControl(type) {
   if (type !== "hint" && ui.pending) return;
   const extra = {};
-  if (type === "next") {
-    extra.entropy = randomEntropy();
-    const fair = conn.match && conn.match.fair;
-    if (fair) rememberEntropy(tableId, fair.hand, extra.entropy);
-  }
+  const fair = conn.match && conn.match.fair;
+  if (type === "next" && fair) extra.entropy = giver.entropyFor(fair.hand); // the bytes sent already
   const id = conn.control(type, extra);
   if (!id) {
     notSent();
@@ -265,6 +281,12 @@ function deadlineRing(deadline) {
   return countdown(deadline, conn.serverNow(), { ring: true, totalMs, label: (s) => t(key, { s }) });
 }
 
+/** A sentence the server worded, as the page shows it: in Arabic, its signed numbers keep
+ *  their sign before them (bidi.js), as the page's own sentences do. */
+function serverWords(text) {
+  return LANG === "ar" ? isolateNumbers(text) : text;
+}
+
 async function words(body) {
   const response = await fetch("/api/words", {
     method: "POST",
@@ -282,7 +304,7 @@ async function showHint(message) {
   if (!message.why || !message.why.length) return;
   try {
     const worded = await words({ sheet: [], hint: message.why });
-    ui.message = t("hint_line", { choice }) + " — " + (worded.hint || []).join(" · ");
+    ui.message = t("hint_line", { choice }) + " — " + serverWords((worded.hint || []).join(" · "));
   } catch (err) {
     ui.message = t("hint_line", { choice }) + " — " + message.why.map((w) => w.key).join(" · ");
   }
@@ -317,6 +339,7 @@ function render() {
     for (const id of ["felt", "prompt", "actions", "hand", "controls", "sheet", "running"]) $(id).hidden = true;
     $("contract").textContent = "";
     $("score").textContent = "";
+    if (ui.talk) ui.talk.update();
     return;
   }
   $("felt").hidden = false;
@@ -338,17 +361,19 @@ function render() {
 function renderStatus() {
   const status = $("status");
   status.className = "status";
-  if (conn.status === "fatal" && conn.fatal === "fatal_4404" && ui.info && ui.info.status === "over") {
-    // A finished match nobody watches any more: what is left of it, not "no such table".
-    status.replaceChildren(finishedNotice(tableId, token, ui.info));
+  if (finishedElsewhere()) {
+    // A finished match nobody watches any more: what is left of it, not "no such table";
+    // made once (it looks for the rematch until someone makes it).
+    ui.notice = ui.notice || finishedNotice(tableId, token, ui.info);
+    if (status.firstChild !== ui.notice) status.replaceChildren(ui.notice);
   } else if (conn.status === "fatal") {
     status.textContent = t(conn.fatal);
     status.classList.add("fatal");
   } else if (conn.status === "retrying") {
-    status.textContent = t("reconnecting", { s: conn.retryIn });
+    status.textContent = t(conn.storageAway ? "storage_away" : "reconnecting", { s: conn.retryIn });
     status.classList.add("warn");
   } else if (!conn.view) {
-    status.textContent = t("connecting");
+    status.textContent = t(conn.match ? "deal_waiting" : "connecting"); // the first hand not dealt yet
   } else if (!mySeat()) {
     status.textContent = t("spectating");
   } else {
@@ -410,18 +435,20 @@ function renderSeats() {
     const badges = [];
     if (view.dealer === seat) badges.push(el("span", { class: "badge dealer" }, t("dealer_badge")));
     if (view.contract && view.contract.declarer === seat) badges.push(el("span", { class: "badge buyer" }, t("declarer_badge")));
+    // While our own connection is down, nobody's presence is known: no dot shows the last one.
+    const presence = offline() ? "unknown" : info.connected ? "on" : "off";
     const name = el("div", { class: "seat-name" },
-      el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("connected") : "" }),
+      el("span", { class: "dot " + presence, title: presence === "unknown" ? t("presence_unknown") : presence === "on" ? t("connected") : "" }),
       el("span", {}, seatName(seat)),
       where === "top" && mySeat() ? el("span", { class: "sub" }, ` · ${t("partner")}`) : null);
     const lines = [name];
     if (!isHumanSeat(seat) && isBot(info.player)) {
       lines.push(el("div", { class: "sub" }, playerLabel(info.player)));
-      if (!info.connected) lines.push(el("div", { class: "note" }, t("bot_failing")));
+      if (!info.connected && presence !== "unknown") lines.push(el("div", { class: "note" }, t("bot_failing")));
     }
     if (isHumanSeat(seat) && isBot(info.player)) {
       lines.push(el("div", { class: "note" }, t("bot_standin", { name: humanName(seat) })));
-    } else if (isHumanSeat(seat) && !info.connected) {
+    } else if (isHumanSeat(seat) && !info.connected && presence !== "unknown") {
       lines.push(el("div", { class: "note" }, t("away")));
     }
     if (badges.length) lines.push(el("div", { class: "badges" }, badges));
@@ -653,12 +680,12 @@ function renderSheet() {
   if (figures) items.push(el("div", { class: "scroll" }, figures));
   if (lines && lines.length) {
     const said = lines.filter((_, i) => !(figures && keyed[i] && IN_TABLE.has(keyed[i].key)));
-    items.push(el("ul", { class: "sheet-lines" }, said.map((line) => el("li", {}, line))));
+    items.push(el("ul", { class: "sheet-lines" }, said.map((line) => el("li", {}, serverWords(line)))));
   }
   if (handNumber in ui.fairChecked) {
-    const verified = ui.fairChecked[handNumber];
-    items.push(el("p", { class: verified ? "fair-line" : "fair-line warn", "data-fair": verified ? "verified" : "failed" },
-      verified ? t("deal_verified") : t("deal_not_verified"), " ",
+    const found = ui.fairChecked[handNumber]; // a deal the server alone chose says so
+    items.push(el("p", { class: found === "verified" ? "fair-line" : "fair-line warn", "data-fair": found },
+      t({ verified: "deal_verified", alone: "deal_alone", failed: "deal_not_verified" }[found]), " ",
       el("a", { href: withLang("/fair"), target: "_blank", rel: "noopener" }, t("deal_how"))));
   }
   if (result && analysable(result, match)) {
@@ -807,6 +834,7 @@ function startTalk() {
     mySeat,
     storageKey: `baloot.muted.${tableId}`,
     onChange: render,
+    closed: talkClosed,
   });
 }
 

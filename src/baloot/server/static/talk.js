@@ -5,7 +5,9 @@
 // line every 2 s — so that a line the server would refuse is not sent.
 //
 // The panel is built once and updated in place: redrawing the table never clears what is
-// being typed.
+// being typed. A line said since the page connected shows a while in a bubble on its seat;
+// the lines a snapshot brings (said before a load, a reconnection, a restart) go to the log
+// alone. At a finished table nobody serves any more, the panel says its talk is closed.
 
 import { el } from "./dom.js";
 
@@ -19,6 +21,16 @@ const KEPT_ON_PAGE = 200;
 export const PHRASES = ["يا هلا", "ابشر", "سوا", "الله يعطيك العافية", "well played", "good luck", "sorry!", "thanks"];
 export const EMOJI = ["👍", "👏", "😂", "🔥", "☕"];
 
+/** The lines of a snapshot's `talk`, each `old` unless it is one of the lines `heard` (the
+ *  page's own, kept as they were: a bubble shown goes on for its time). */
+export function snapshotTalk(talk, heard) {
+  const known = new Map(heard.map((line) => [line.v, line]));
+  return (Array.isArray(talk) ? talk : []).map((line) => {
+    const kept = known.get(line.v);
+    return kept && kept.seat === line.seat && kept.text === line.text ? kept : { ...line, old: true };
+  });
+}
+
 /** The line `text` as the server takes it (NFC), or null when it breaks a limit. */
 export function sayable(text) {
   const line = String(text).normalize("NFC");
@@ -31,9 +43,11 @@ export class TalkPanel {
   /**
    * `conn` is the table's connection (its `talk` and `say`); `words` gives the page's words
    * (`t`), `seatName(seat)` a seat's name, `talkers()` the human seats, `mySeat()` ours
-   * (null: a spectator); `storageKey` names this table's mutes in localStorage.
+   * (null: a spectator); `storageKey` names this table's mutes in localStorage; `closed()` is
+   * null while the table may be talked at, "over" for a finished table nobody serves any
+   * more (the panel shows why it is disabled), "gone" for no table (the panel is hidden).
    */
-  constructor(root, conn, { t, seatName, talkers, mySeat, storageKey, onChange }) {
+  constructor(root, conn, { t, seatName, talkers, mySeat, storageKey, onChange, closed }) {
     this.root = root;
     this.conn = conn;
     this.t = t;
@@ -42,6 +56,7 @@ export class TalkPanel {
     this.mySeat = mySeat;
     this.storageKey = storageKey;
     this.onChange = onChange || (() => {});
+    this.closed = closed || (() => null);
     this.muted = new Set(this.readMuted());
     this.lastSent = 0;
     this.shown = null;
@@ -84,8 +99,9 @@ export class TalkPanel {
         onclick: () => this.send(phrase, false),
       }, phrase)));
     this.note = el("p", { class: "talk-note sub", "aria-live": "polite" });
-    this.root.replaceChildren(
-      el("h2", { class: "talk-title" }, t("talk_title")), this.log, this.mutes, this.quick, this.form, this.note);
+    this.closedLine = el("p", { class: "talk-closed sub", hidden: true }, t("talk_closed"));
+    this.root.replaceChildren(el("h2", { class: "talk-title" }, t("talk_title")), this.closedLine,
+      this.log, this.mutes, this.quick, this.form, this.note);
   }
 
   send(text, typed) {
@@ -114,20 +130,25 @@ export class TalkPanel {
     this.onChange();
   }
 
-  /** The last line `seat` said in the last BUBBLE_MS, unless muted; null otherwise. */
+  /** The last line `seat` said in the last BUBBLE_MS since the page connected, unless muted;
+   *  null otherwise (a line a snapshot brought is old news: the log has it). */
   recentLine(seat) {
     if (this.muted.has(seat)) return null;
     const line = [...this.conn.talk].reverse().find((l) => l.seat === seat);
-    if (!line) return null;
+    if (!line || line.old) return null;
     const heard = line.heardAt ?? (line.heardAt = Date.now());
     return Date.now() - heard < BUBBLE_MS ? line.text : null;
   }
 
   update() {
     const me = this.mySeat();
-    const canTalk = me !== null && this.conn.status === "open";
-    this.form.hidden = me === null;
-    this.quick.hidden = me === null;
+    const closed = this.closed();
+    this.root.hidden = closed === "gone";
+    this.closedLine.hidden = closed !== "over";
+    const canTalk = me !== null && this.conn.status === "open" && closed === null;
+    // A closed table's panel keeps its title, why it is closed, and what was said.
+    this.form.hidden = me === null || closed !== null;
+    this.quick.hidden = me === null || closed !== null;
     for (const control of [this.input, this.sendButton, ...this.quick.querySelectorAll("button")]) {
       control.disabled = !canTalk;
     }
@@ -136,7 +157,7 @@ export class TalkPanel {
       type: "button", class: "ctl talk-mute", "data-mute": seat, "aria-pressed": this.muted.has(seat) ? "true" : "false",
       onclick: () => this.toggleMute(seat),
     }, this.t(this.muted.has(seat) ? "talk_unmute" : "talk_mute", { seat: this.seatName(seat) }))));
-    this.mutes.hidden = others.length === 0;
+    this.mutes.hidden = others.length === 0 || closed !== null;
     if (this.conn.talk.length > KEPT_ON_PAGE) this.conn.talk.splice(0, this.conn.talk.length - KEPT_ON_PAGE);
     const lines = this.conn.talk.filter((line) => !this.muted.has(line.seat));
     const key = lines.map((line) => line.v).join(",") + "|" + others.map((s) => this.seatName(s)).join(",");

@@ -2,7 +2,7 @@
 
 import { t } from "./i18n.js";
 import { SYMBOL, cardText, suitOf } from "./cards.js";
-import { LISTED_SEATS, PHASE, botName, isLeading, projectKind, readAction } from "./protocol.js";
+import { LISTED_SEATS, PHASE, botBase, botName, isLeading, projectKind, readAction } from "./protocol.js";
 
 /** The suits as the engine's reasons name them ("must follow diamonds"). */
 const SUIT_BY_NAME = { spades: "s", hearts: "h", diamonds: "d", clubs: "c" };
@@ -37,10 +37,31 @@ export function projectsText(kinds) {
   return kinds.map((k) => t("project_" + projectKind(k))).join(t("joiner"));
 }
 
-/** A bot's name in the page's language: its level ("easy", "سهل"), or an engine's own name. */
-export function botWord(name) {
-  const word = t("bot_level_" + name);
-  return word === "bot_level_" + name ? name : word;
+/** A bot's name in the page's language ("easy", "سهل"; "expert:fast" is the Expert, "الخبير"),
+ *  its options left out; a bot the server added under a name of its own keeps that name. */
+export function botWord(bot) {
+  const base = botBase(bot);
+  const word = t("bot_name_" + base);
+  return word === "bot_name_" + base ? isolated(bot) : word;
+}
+
+/** What a bot is, in one line of the page's language. */
+export function botLine(bot) {
+  const base = botBase(bot);
+  const line = t("bot_line_" + base);
+  return line === "bot_line_" + base ? t("bot_line_other") : line;
+}
+
+/** A rule flag's name in the page's language ("Kawesh", "الكوش"). */
+export function flagWord(flag) {
+  const word = t("flag_name_" + flag);
+  return word === "flag_name_" + flag ? isolated(flag) : word;
+}
+
+/** A name given by a person or a server, isolated from the text around it (U+2068 … U+2069):
+ *  a Latin name keeps its place in an Arabic sentence, and an Arabic one in an English one. */
+function isolated(name) {
+  return `\u2068${name}\u2069`;
 }
 
 /** A rules preset's name in the page's language ("classic", "الكلاسيكية"). */
@@ -52,13 +73,14 @@ export function presetWord(name) {
 /** A player in words: "bot (hard)" for "bot:hard", a person by the name given. */
 export function playerLabel(player) {
   const bot = botName(player);
-  return bot === null ? String(player) : t("bot_named", { name: botWord(bot) });
+  return bot === null ? isolated(player) : t("bot_named", { name: botWord(bot) });
 }
 
-/** "North: Amal · East: bot expert · …": the players of a table or a match, by seat. */
+/** "North: Amal · East: bot (Expert) · South: human · …": the players of a table or a match,
+ *  by seat; a person who gave no name (known by the seat's letter) is "human". */
 export function playersText(players) {
   return LISTED_SEATS.filter((s) => players && players[s] !== undefined)
-    .map((s) => `${t("seat_" + s)}: ${playerLabel(players[s])}`)
+    .map((s) => `${t("seat_" + s)}: ${players[s] === s ? t("human") : playerLabel(players[s])}`)
     .join(" · ");
 }
 
