@@ -26,7 +26,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install 'pybaloot[ray]' (the dev extra has it)",
+    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
 )
 
 
@@ -78,7 +78,7 @@ def test_without_ray_the_option_names_the_extra_to_install(tmp_path: Path) -> No
     )
     assert result.returncode == 2
     assert result.stderr == (
-        "baloot: --ray needs Ray, an optional extra: pip install 'pybaloot[ray]'\n"
+        "baloot: --ray needs Ray, an optional extra: pip install -e '.[ray]'\n"
     )
 
 

@@ -40,7 +40,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install 'pybaloot[ray]' (the dev extra has it)",
+    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
 )
 
 

@@ -106,7 +106,7 @@ class Head:
 def head(monkeypatch: pytest.MonkeyPatch) -> Iterator[Head]:
     """A running head, killed after the test."""
     if importlib.util.find_spec("ray") is None:
-        _unavailable("Ray is an optional extra: pip install 'pybaloot[ray]' (the dev extra has it)")
+        _unavailable("Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)")
     # The head and the test join alike: a head started where a token was made (a local Ray
     # instance makes one) asks for it, and one joining an address does not send it.
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")

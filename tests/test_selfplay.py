@@ -77,7 +77,7 @@ def test_the_same_seed_gives_the_same_shards_here_and_on_two_processes() -> None
 
 needs_ray = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install 'pybaloot[ray]' (the dev extra has it)",
+    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
 )
 
 
@@ -216,4 +216,4 @@ def test_without_pyarrow_the_command_names_the_extra_to_install(tmp_path: Path) 
         [sys.executable, "-c", blocked], capture_output=True, text=True, env=ENV, timeout=60
     )
     assert result.returncode == 2
-    assert result.stderr == "baloot: self-play data needs pyarrow: pip install 'pybaloot[data]'\n"
+    assert result.stderr == "baloot: self-play data needs pyarrow: pip install -e '.[data]'\n"

@@ -1,6 +1,6 @@
 """The arena's pairs as Ray tasks on every core of a cluster (``baloot arena --ray ADDRESS``).
 
-Ray is an optional extra (``pip install 'pybaloot[ray]'``), imported here only, and only when
+Ray is an optional extra (``pip install -e '.[ray]'``), imported here only, and only when
 asked for. ``ADDRESS`` is a running cluster's address (``ray://head:10001``, ``head:6379``),
 ``auto`` for the cluster this machine has joined (``ray start``, or ``RAY_ADDRESS``), or
 ``local`` for a new instance on this machine, ended with the run. Every node needs pybaloot
@@ -25,7 +25,7 @@ from baloot.bots.pool import Task
 from baloot.core.errors import BalootError, first_line
 
 #: How to install the extra that ``--ray`` needs.
-RAY_EXTRA: Final = "pip install 'pybaloot[ray]'"
+RAY_EXTRA: Final = "pip install -e '.[ray]'"
 #: Pairs handed to the cluster ahead of the results, per core.
 IN_FLIGHT_PER_CPU: Final = 2
 R = TypeVar("R")

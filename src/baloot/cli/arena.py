@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--ray",
         metavar="ADDRESS",
         help="run the pairs on a Ray cluster: its address, auto (the one this machine joined) "
-        "or local (a new one here; --jobs cores); needs pip install 'pybaloot[ray]'",
+        "or local (a new one here; --jobs cores); needs pip install -e '.[ray]'",
     )
     parser.add_argument(
         "--cpu-ms",

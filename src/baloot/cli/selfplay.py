@@ -26,7 +26,7 @@ HELP = "bots play hands; every decision is kept with its exact values, for learn
 EPILOG = """examples:
   baloot selfplay --bots heuristic --hands 10000 --out data/ --jobs 2
   baloot selfplay --bots heuristic --hands 1000000 --out data/ --ray auto
-needs pip install 'pybaloot[data]' (pyarrow and NumPy)"""
+needs pip install -e '.[data]' (pyarrow and NumPy)"""
 
 #: The most hands a run takes, and the most a shard holds.
 MAX_HANDS: Final = 10**9
@@ -73,7 +73,8 @@ def _run(args: argparse.Namespace) -> int:
 
         import_arrow()
     except ImportError as error:
-        return _usage(str(error) if "pybaloot" in str(error) else f"selfplay needs NumPy: {error}")
+        ours = "pip install -e" in str(error)  # says the extra to install already
+        return _usage(str(error) if ours else f"selfplay needs NumPy: {error}")
     try:
         check_bot_name(args.bots, programs=False)
     except UnknownBotError as error:

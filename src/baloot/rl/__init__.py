@@ -4,7 +4,7 @@ data and a learned bot.
 It stands just above the bots (it deals worlds with their sampler) and drives every hand
 through the engine's one door: the legal actions are the engine's, the observation is built
 from the seat's view alone. It needs the ``rl`` extra (NumPy, PettingZoo, OpenSpiel):
-``pip install pybaloot[rl]``; ``import baloot`` never loads it. ``docs/rl.md`` describes the
+``pip install -e '.[rl]'``; ``import baloot`` never loads it. ``docs/rl.md`` describes the
 observation's layout, the action space and both games. The names below are loaded when first
 used, so that the ``neural`` bot (:mod:`baloot.rl.neural`) is found without PettingZoo.
 """

@@ -13,7 +13,7 @@ calls (bids, the trump, doubling) and declares as the heuristic bot does, or, wi
 Inference is NumPy only (:mod:`baloot.rl.network`): no learning library at play time. The
 bot keeps nothing but its generator (the weights are loaded once a process), so its
 decisions can be sent to the bot workers (:mod:`baloot.bots.decisions`). It needs NumPy
-(``pip install 'pybaloot[rl]'``); without it, making the bot is an error that says so, while
+(``pip install -e '.[rl]'``); without it, making the bot is an error that says so, while
 the registry still lists it.
 
 >>> import random
@@ -60,7 +60,7 @@ DRAWS: Final = 16
 TIE: Final = 1e-6
 #: The namings of the suits the network's values are averaged over (``average=``).
 AVERAGE: Final = 6
-NEEDS: Final = "the neural bot needs NumPy: pip install 'pybaloot[rl]'"
+NEEDS: Final = "the neural bot needs NumPy: pip install -e '.[rl]'"
 
 
 def load(path: str) -> Network:

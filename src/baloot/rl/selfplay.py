@@ -57,7 +57,7 @@ FORMAT: Final = "baloot-selfplay/1"
 #: Hands in a shard unless said otherwise.
 SHARD_HANDS: Final = 200
 #: How to install what self-play needs.
-DATA_EXTRA: Final = "pip install 'pybaloot[data]'"
+DATA_EXTRA: Final = "pip install -e '.[data]'"
 
 
 @dataclass(frozen=True)
