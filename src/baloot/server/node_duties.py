@@ -1,7 +1,8 @@
 """The hall's duties as one node of those that share a database (``docs/nodes.md``): its
 heartbeat and leases, renewed every :data:`~baloot.server.leases.RENEW_SECONDS`; the tables
-placed here or that nobody holds, taken; the tables another node took, let go; the lobby told
-of what changed; and where a table another node serves is.
+placed here or that nobody holds, taken; the tables another node took, let go; a table handed
+over now and then to a node that serves clearly fewer; the lobby told of what changed; and
+where a table another node serves is.
 
 :class:`NodeDuties` is a part of :class:`~baloot.server.hall.Hall`, kept apart so that the
 hall's own module is the tables' life cycle in one server.
@@ -12,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from baloot.server.leases import LEASE_SECONDS, RENEW_SECONDS, Node
 from baloot.server.live import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN, Live, score_of
-from baloot.server.placement import adoption_quota
+from baloot.server.placement import adoption_quota, handover
 from baloot.server.storage import LeaseLost, StorageError, Store, TableStatus
 
 log = logging.getLogger("baloot.server")
@@ -51,20 +53,29 @@ class NodeDuties:
         def _drop(self, live: Live, code: int, reason: str = "") -> None: ...
 
     def _load(self) -> int:
-        """How many tables in play this node serves (what its heartbeat says)."""
-        return sum(not live.finished for live in self.tables.values())
+        """How many tables in play this node serves or is restoring (what its heartbeat
+        says): a table adopted counts from its lease on, not once it is read back."""
+        serving = {table_id for table_id, live in self.tables.items() if not live.finished}
+        return len(serving | self._restoring.keys())
 
     async def _see_nodes(self, now: float) -> None:
         """Read the live nodes and their loads, for where the next tables go."""
         self._nodes = await self._store(self.store.live_nodes, now, LEASE_SECONDS)
 
     async def _adopt(self, now: float) -> list[str]:
-        """Take the leases of tables nobody holds, as many as this node's share is (none
-        unless it is the least loaded: :func:`~baloot.server.placement.adoption_quota`)."""
-        quota = adoption_quota(self._nodes, self.node, self._load())
-        if quota <= 0:
-            return []
-        return await self._store(self.store.adopt, self.node, now, LEASE_SECONDS, quota)
+        """Take the leases of tables nobody holds one at a time while this node is the least
+        loaded (:func:`~baloot.server.placement.adoption_quota`), telling its load and reading
+        the others' after each: a load told before its adoption (or counting only the tables
+        read back) kept one node the least loaded, and it took a dead node's every table."""
+        adopted: list[str] = []
+        while quota := adoption_quota(self._nodes, self.node, self._load() + len(adopted)):
+            taken = await self._store(self.store.adopt, self.node, now, LEASE_SECONDS, quota)
+            if not taken:
+                break
+            adopted += taken
+            await self._store(self.store.heartbeat, self.node, self._load() + len(adopted), now)
+            await self._see_nodes(now)
+        return adopted
 
     def _adopt_later(self, table_id: str) -> None:
         """Restore the table whose lease this node holds, without waiting for a connection:
@@ -118,8 +129,37 @@ class NodeDuties:
             for table_id in [*placed, *await self._adopt(now)]:
                 if table_id not in self._restoring:
                     self._adopt_later(table_id)
+            await self._hand_over(now)
         except StorageError as error:
             log.warning("node %s did not beat its heartbeat: %s", self.node, error)
+
+    async def _hand_over(self, now: float) -> None:
+        """Hand one table over to the least loaded node when this one serves at least two
+        more (:func:`~baloot.server.placement.handover`: a node joined), so that the next
+        node to die takes fewer down: a table no bot is deciding for, the fewest watching,
+        once no write of it is under way; its lease is given up, taken for that node, and
+        its connections sent there (4307)."""
+        target = handover(self._nodes, self.node, self._load())
+        quiet = [live for live in self.tables.values() if not (live.finished or live.deciding)]
+        if target is None or not quiet:
+            return
+        live = min(quiet, key=lambda live: (len(live.outboxes), live.room.id))
+        async with live.lock:
+            if self.tables.get(live.room.id) is not live or live.finished or live.deciding:
+                return
+            await self._store(self.store.release_lease, live.room.id, self.node)
+            try:
+                await self._store(
+                    self.store.take_lease, live.room.id, target.name, now, LEASE_SECONDS
+                )
+            except StorageError as error:  # the table is left for whoever adopts it
+                log.warning("table %s was not handed to %s: %s", live.room.id, target.name, error)
+            log.info("table %s is handed over to node %s", live.room.id, target.name)
+            self._drop(live, *await self._gone_to(live.room.id, now))
+        self._nodes = [
+            replace(node, load=node.load + 1) if node.name == target.name else node
+            for node in self._nodes
+        ]  # until the next heartbeats
 
     async def _lose(self, live: Live, now: float) -> None:
         """Let go of a table whose lease another node took: its connections are sent there."""

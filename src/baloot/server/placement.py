@@ -1,5 +1,6 @@
-"""Which node a table goes to: a new table to the least loaded live node, and the tables
-nobody holds (their node died) to the least loaded too, a few at a time.
+"""Which node a table goes to: a new table to the least loaded live node, the tables nobody
+holds (their node died) to the least loaded too, one at a time, and one table at a time away
+from a node that serves clearly more than the least loaded (a node joined).
 
 A node decides from the live nodes its last heartbeat read (:meth:`Leases.live_nodes
 <baloot.server.leases.Leases.live_nodes>`, at most :data:`~baloot.server.leases.RENEW_SECONDS`
@@ -17,9 +18,11 @@ since a table's lease, not this choice, says who serves it.
 >>> placement(nodes, "b", 1) is None  # b is the least loaded: it keeps the table
 True
 >>> adoption_quota(nodes, "b", 1), adoption_quota(nodes, "a", 3)
-(3, 0)
+(1, 0)
 >>> adoption_quota([], "a", 5) == ALL
 True
+>>> handover(nodes, "a", 3).name, handover(nodes, "a", 2)  # a hands one of its 3 to b
+('b', None)
 """
 
 from __future__ import annotations
@@ -52,12 +55,19 @@ def placement(nodes: Sequence[Node], name: str, load: int) -> Node | None:
 
 def adoption_quota(nodes: Sequence[Node], name: str, load: int) -> int:
     """How many tables nobody holds the node ``name`` (serving ``load`` tables) takes now:
-    none unless it is the least loaded; then as many as bring it one past the next least
-    loaded node, so that the tables of a node that died spread over the others a
-    renewal at a time; :data:`ALL` when it is alone."""
+    none unless it is the least loaded; then one, after which it tells its load and reads
+    the others' again, so that the tables of a node that died spread over the others one at
+    a time; :data:`ALL` when it is alone."""
     order = ranked(nodes, name, load)
     if order[0].name != name:
         return 0
-    if len(order) == 1:
-        return ALL
-    return order[1].load - load + 1
+    return ALL if len(order) == 1 else 1
+
+
+def handover(nodes: Sequence[Node], name: str, load: int) -> Node | None:
+    """The node the node ``name`` (serving ``load`` tables) hands one table over to now: the
+    least loaded, when ``name`` serves at least two more (one less here and one more there
+    still leaves ``name`` at least as loaded, so tables never go back and forth); else
+    None."""
+    least = ranked(nodes, name, load)[0]
+    return None if least.name == name or load < least.load + 2 else least
