@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from helpers import WAIT
 from test_browser import (
     ARABIC,
     IN_CI,
@@ -158,6 +159,11 @@ def test_the_cards_come_at_a_pace_in_the_order_played_and_the_hand_stays_under_t
     assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") is False
 
     wait_for_decision(page)
+    # Measured at rest: a card dealt in grows to its size as it lands.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running')",
+        timeout=WAIT * 1000,
+    )
     hand = page.locator("#hand")
     before = hand.bounding_box()
     assert before is not None

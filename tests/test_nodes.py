@@ -302,6 +302,19 @@ def serving(database: str, nodes: list[Node], table_id: str) -> Node:
     return next(node for node in nodes if node.name == holder(database, table_id))
 
 
+def made_at(database: str, node: Node) -> tuple[str, str]:
+    """A table made at ``node`` and served there (new tables go to the least loaded node: some
+    are asked for until one stays), with its South seat's token."""
+    made: list[dict[str, Any]] = []
+
+    def stays() -> bool:
+        made.append(create(node))
+        return holder(database, made[-1]["table"]) == node.name
+
+    assert wait_for(stays)
+    return made[-1]["table"], made[-1]["seats"]["S"]["token"]
+
+
 # --------------------------------------------------------------------------- the tests
 
 
@@ -434,14 +447,7 @@ def test_a_table_page_whose_table_moves_follows_it_to_the_new_node(
     from test_browser import CHROMIUM_ARGS, chromium_path  # skipped there without a browser
 
     a, b = nodes[0], nodes[1]
-    made: list[dict[str, Any]] = []
-
-    def made_at_a() -> bool:
-        made.append(create(a))
-        return holder(database, made[-1]["table"]) == "a"
-
-    assert wait_for(made_at_a)
-    table_id, token = made[-1]["table"], made[-1]["seats"]["S"]["token"]
+    table_id, token = made_at(database, a)
     path = f"/t/{table_id}?token={token}&lang=ar"
     chromium = chromium_path()
     if chromium is None:
@@ -489,14 +495,7 @@ def test_a_table_page_whose_node_is_killed_finds_the_tables_new_node(
     runs out the table is served by b (or by c, and b says so), the page moves there and its
     human plays on."""
     a, b, c = nodes
-    made: list[dict[str, Any]] = []
-
-    def made_at_a() -> bool:
-        made.append(create(a))
-        return holder(database, made[-1]["table"]) == "a"
-
-    assert wait_for(made_at_a)
-    table_id, token = made[-1]["table"], made[-1]["seats"]["S"]["token"]
+    table_id, token = made_at(database, a)
     path = f"/t/{table_id}?token={token}"
     with watched(b.url + path) as page:
         if page is None:
@@ -809,6 +808,7 @@ def watched(url: str) -> Iterator[Page | None]:
             browser.close()
 
 
+@pytest.mark.alone  # it stops the PostgreSQL server every other storage test shares
 def test_play_resumes_within_10_s_of_the_database_coming_back(
     database: str, postgres_url: str, tmp_path: Path
 ) -> None:
