@@ -123,6 +123,7 @@ def test_a_deadline_ends_the_round_early_with_its_checkpoint_whole(tmp_path: Pat
     assert iterate(path, config, until=start + 1.0, log=quiet) == 1
     meta = Checkpoint.load(path).meta
     assert 0 < meta["deals"] < 100_000 and meta["rounds"] == 1
+    assert meta["steps"] > 0  # what the round labelled was trained on
 
 
 def test_the_script_does_not_start_over_a_checkpoint_without_resume(tmp_path: Path) -> None:

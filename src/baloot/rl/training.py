@@ -211,7 +211,6 @@ def train(
     labels: list[Labels],
     config: TrainConfig,
     rng: np.random.Generator,
-    deadline: float | None = None,
 ) -> float:
     """One pass of Adam over ``labels`` (every example under a random renaming of the suits
     that keeps the game); the mean loss. The loss counts the legal actions only, and only how
@@ -236,8 +235,6 @@ def train(
     order = rng.permutation(len(x))
     done = 0
     for begin in range(0, len(x), config.batch):
-        if deadline is not None and time.monotonic() >= deadline:
-            break
         batch = order[begin : begin + config.batch]
         renaming = allowed[kinds[batch], rng.integers(24, size=len(batch))]
         xb = np.take_along_axis(x[batch], observation[renaming], axis=1)
@@ -313,7 +310,8 @@ def iterate(
         )
         labels = label_deals(policy, config.round_deals, rng, config.label, until)
         recent.append(labels)
-        loss = train(checkpoint, list(recent), config, rng, until)
+        # Training takes seconds: the labels of a round cut short by the deadline are used.
+        loss = train(checkpoint, list(recent), config, rng)
         meta["rounds"] += 1
         meta["deals"] += labels.deals
         meta["labels"] += len(labels.values)
