@@ -99,10 +99,11 @@ def layout_names() -> list[str]:
 
 def tree_names() -> set[str]:
     """Every package (as ``bots/expert/``) and every module but ``__init__.py`` under
-    ``src/baloot``, private ones included."""
+    ``src/baloot``, private ones and the C sources of compiled modules included."""
     modules = {
         path.relative_to(SRC).as_posix()
-        for path in SRC.rglob("*.py")
+        for pattern in ("*.py", "*.c")
+        for path in SRC.rglob(pattern)
         if path.name != "__init__.py" and "__pycache__" not in path.parts
     }
     packages = {
