@@ -1,4 +1,4 @@
-"""The public API as the README promises it: what imports from ``baloot``, which error for
+"""The public API as docs/api.md promises it: what imports from ``baloot``, which error for
 what, ``check`` as the verify half of ``apply``, wrong argument types refused at once, seats
 and teams always true, and the layers of the package (core < records < view < table < bots < rl <
 analysis and words < cli and server, the core on the standard library alone)."""
@@ -65,7 +65,7 @@ ORDERED = " ".join(c.text for c in CARDS)
 
 
 def test_everything_needed_imports_from_baloot() -> None:
-    """README: "Everything below is imported from ``baloot`` alone"."""
+    """docs/api.md: "Everything below is imported from ``baloot`` alone"."""
     for name in (
         "Phase", "ContractKind", "Level", "QuestionKind", "Outcome", "DecidedBy", "Rounding",
         "Match", "Hand", "SeatView", "Record", "load", "loads", "dump", "dumps", "replay",
