@@ -44,9 +44,20 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+#: What ``--fast`` leaves out: the tests that drive Chromium, or need PostgreSQL or Ray, and
+#: those that stop a service the others share.
+HEAVY = ("browser", "postgresql", "ray", "alone")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--run-slow", action="store_true", default=False, help="also run tests marked slow"
+    )
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        default=False,
+        help="the inner loop: leave out the tests marked " + ", ".join(HEAVY),
     )
 
 
@@ -54,13 +65,32 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: long fuzzing runs, skipped unless --run-slow")
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        _mark_services(item)
+    if config.getoption("--fast"):
+        heavy = [item for item in items if any(item.get_closest_marker(m) for m in HEAVY)]
+        config.hook.pytest_deselected(items=heavy)
+        items[:] = [item for item in items if item not in heavy]
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: give --run-slow to run it")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def _mark_services(item: pytest.Item) -> None:
+    """Marks a test by the services its fixtures start: ``browser`` (Chromium) and
+    ``postgresql`` (its URL, or a store on it); ``ray`` is marked where the test starts Ray."""
+    names = getattr(item, "fixturenames", ())
+    if "browser" in names:
+        item.add_marker(pytest.mark.browser)
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("opener") == "postgresql"
+    if "postgres_url" in names or on_postgres:
+        item.add_marker(pytest.mark.postgresql)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from helpers import ROOT
 
 import baloot.bots.base as base
 from baloot import Action
@@ -112,9 +113,6 @@ def test_pair_seeds_are_reproducible() -> None:
 def test_random_rules_differ_between_pairs() -> None:
     summary = run_arena(ArenaConfig("random", "random", pairs=3, seed=1, hands=True, rules=None))
     assert summary.to_json()["rules"] == "random"
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def arena(*args: str, site: Path | None = None) -> subprocess.CompletedProcess[str]:

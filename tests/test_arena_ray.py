@@ -5,10 +5,8 @@ Ray installed, ``--ray`` says in one line which extra to install (tested always)
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,18 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import free_port
+from helpers import ENV, ROOT, free_port, needs_ray
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "examples" / "sample_bot.py")
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-
-needs_ray = pytest.mark.skipif(
-    importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
-)
 
 
 def verdict(summary: ArenaSummary) -> dict[str, Any]:

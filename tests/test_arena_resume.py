@@ -6,7 +6,6 @@ written."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -15,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import WAIT, wait_for
+from helpers import ENV, WAIT, wait_for
 
 from baloot.bots.arena import ArenaConfig, ArenaSummary, run_arena
 from baloot.core.rules import Rules
 from baloot.records.atomic import FolderError
 
-ROOT = Path(__file__).resolve().parent.parent
 #: What may differ between two runs of the same pairs: how long they took, and where from.
 TIMING = ("seconds", "hands_per_second", "resumed")
 SIDE_TIMING = ("ms_per_decision", "cpu_ms_per_decision")
@@ -93,9 +91,6 @@ def test_a_folder_of_another_run_is_refused_in_one_line(
 
 def arena(*args: str) -> list[str]:
     return [sys.executable, "-m", "baloot", "arena", *args]
-
-
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
 def test_an_interrupted_run_goes_on_to_the_same_verdict_as_one_never_stopped(

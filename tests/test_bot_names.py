@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -24,7 +25,6 @@ from baloot.bots.names import BotOptions, Program, Registered, UnknownBotError, 
 from baloot.cli.play import PlayUsageError, parse_bots
 from baloot.view.seat_view import SeatView
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "examples" / "sample_bot.py")
 
 

@@ -6,7 +6,6 @@ Ctrl-C, go with :meth:`close`, and go when their parent is killed."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import signal
@@ -21,7 +20,7 @@ from typing import Any
 
 import psutil
 import pytest
-from helpers import WAIT, ignores, read_line, wait_for
+from helpers import ENV, WAIT, ignores, needs_ray, read_line, wait_for
 
 import baloot
 from baloot.bots import RandomBot, make_bot, play_hand, registered
@@ -34,14 +33,6 @@ from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.table.players import Bot, BotError
 from baloot.view.seat_view import SeatView
-
-ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-
-needs_ray = pytest.mark.skipif(
-    importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
-)
 
 
 class _TestBot:

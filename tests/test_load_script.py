@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def test_a_frozen_server_leaves_no_table_playing_behind_a_new_one() -> None:

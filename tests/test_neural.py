@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import ROOT
 
 from baloot.bots.arena import ArenaConfig, play_pair
 from baloot.bots.base import available_bots, check_bot_name, make_bot
@@ -33,7 +34,6 @@ from baloot.rl.observation import SIZE, VERSION, encode
 from baloot.rl.suits import PERMUTATIONS, averaged, contracts, renamings
 from baloot.view.seat_view import SeatView
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "baloot" / "rl" / WEIGHTS
 SCRIPT = ROOT / "scripts" / "train_neural.py"
 

@@ -32,6 +32,8 @@ from baloot.bots.decisions import Decision, DecisionFailed, DecisionTask, Task
 from baloot.core.hand import Hand
 from baloot.view.seat_view import SeatView
 
+pytestmark = pytest.mark.ray
+
 #: The deciders' log.
 LOG = "baloot.bots.ray_workers"
 #: What the test's Ray tasks answer, so that a decision tells where it was made.

@@ -5,10 +5,8 @@ files of a run never stopped; the card counts what is there; bad input is one li
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
-import os
 import random
 import signal
 import subprocess
@@ -20,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import WAIT
+from helpers import ENV, WAIT, needs_ray
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -34,8 +32,6 @@ from baloot.rl.selfplay import SelfplayConfig, iter_shards  # noqa: E402
 from baloot.solver import Mode, values  # noqa: E402
 from baloot.view.seat_view import SeatView  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 CONFIG = SelfplayConfig("heuristic", hands=5, seed=7, shard_hands=2)
 
 
@@ -73,12 +69,6 @@ def test_the_same_seed_gives_the_same_shards_here_and_on_two_processes() -> None
     assert files(iter_shards(CONFIG, jobs=2)) == here
     other = files(iter_shards(SelfplayConfig("heuristic", 5, seed=8, shard_hands=2)))
     assert other[0] != here[0]
-
-
-needs_ray = pytest.mark.skipif(
-    importlib.util.find_spec("ray") is None,
-    reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
-)
 
 
 @needs_ray

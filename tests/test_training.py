@@ -22,6 +22,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from helpers import ROOT
 
 from baloot.bots.arena import ArenaConfig, play_pair
 from baloot.bots.worlds import InconsistentWorldError, world
@@ -36,7 +37,6 @@ from baloot.rl.training import Checkpoint, TrainConfig, iterate
 from baloot.solver import values
 from baloot.view.seat_view import SeatView
 
-ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "train_neural.py"
 TINY = TrainConfig(round_deals=3, keep=1, label=LabelConfig(width=3), judges=())
 
