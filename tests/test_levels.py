@@ -9,14 +9,15 @@ import random
 import pytest
 
 from baloot import Hand, Seat
-from baloot.analysis import DEFAULT_BOT
+from baloot.analysis import SolverAndBot
 from baloot.bots import Bot, play_hand
 from baloot.bots.base import available_bots, make_bot
 from baloot.bots.best_hints import BestHints
 from baloot.bots.expert import ExpertBot, SearchBudget
 from baloot.bots.heuristic import HeuristicBot
-from baloot.bots.levels import DEFAULT_OPPONENT, LEVELS, ROLES, make_level
+from baloot.bots.levels import LEVELS, ROLES, make_level
 from baloot.bots.names import UnknownBotError
+from baloot.server.app import create_app
 from baloot.server.hall import Hall
 
 
@@ -53,7 +54,8 @@ def test_every_role_is_a_bot_and_the_defaults_follow_the_roles() -> None:
     for role in dataclasses.fields(ROLES):
         name = getattr(ROLES, role.name)
         assert isinstance(make_bot(name, random.Random(1)), Bot), role.name
-    assert ROLES.opponent == DEFAULT_OPPONENT and ROLES.analysis == DEFAULT_BOT
+    assert inspect.signature(create_app).parameters["lobby_bot"].default == ROLES.opponent
+    assert inspect.signature(SolverAndBot).parameters["bot"].default == ROLES.analysis
     assert inspect.signature(Hall).parameters["analysis_bot"].default == ROLES.server_analysis
     hard = make_level(ROLES.hint, random.Random(1))
     assert isinstance(hard, ExpertBot)
