@@ -63,6 +63,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: long fuzzing runs, skipped unless --run-slow")
+    config.addinivalue_line("markers", "browser: drives Chromium (from the browser fixture)")
+    config.addinivalue_line("markers", "postgresql: needs PostgreSQL (from its fixtures)")
+    config.addinivalue_line("markers", "ray: starts Ray")
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` reads the marks
