@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from helpers import WAIT
+from helpers import ROOT, WAIT
 from test_browser import (
     ARABIC,
     IN_CI,
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # imported by test_browser, which skips the module without Pl
     from playwright.sync_api import Browser, Page
 
 #: axe-core as ``scripts/setup dev`` installs it.
-AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 #: The least time (ms) another seat's card stays the newest on the felt (``CARD_MS`` of
 #: motion.js, counted from when the card before it was drawn), less the few milliseconds a
 #: browser's timers may round away.

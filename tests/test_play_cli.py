@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from helpers import WAIT
+from helpers import ROOT, WAIT
 from rich.console import Console
 
 from baloot.cli.game import Game, Options
@@ -228,7 +228,7 @@ def test_ctrl_c_of_a_game_started_by_scripts_play_names_scripts_play(tmp_path: P
     (clone / "scripts").mkdir(parents=True)
     (clone / ".venv" / "bin").mkdir(parents=True)
     script = clone / "scripts" / "play"
-    script.write_text((Path(__file__).parents[1] / "scripts" / "play").read_text())
+    script.write_text((ROOT / "scripts" / "play").read_text())
     setup = clone / "scripts" / "setup"
     setup.write_text("#!/bin/sh\nexit 0\n")
     baloot = clone / ".venv" / "bin" / "baloot"

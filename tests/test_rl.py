@@ -7,11 +7,11 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from helpers import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +41,7 @@ from baloot.rl import tracker as tracking  # noqa: E402
 from baloot.rl.action_space import indices  # noqa: E402
 from baloot.rl.tracker import COMPILED, TABLE_SIZE, Tracker, observe_rows  # noqa: E402
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
+DOCS = ROOT / "docs" / "rl.md"
 
 
 def random_hands(count: int, seed: int = 0) -> list[Hand]:

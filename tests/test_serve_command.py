@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CRASHING_BOT, WAIT, free_port, wait_for
+from helpers import CRASHING_BOT, ROOT, WAIT, free_port, wait_for
 from websockets.sync.client import connect
 
 from baloot.server.storage import open_store
@@ -319,7 +319,7 @@ def test_a_quiet_websocket_outlives_the_connection_timeouts(tmp_path: Path) -> N
         server.stop()
 
 
-SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sample_bot.py"
+SAMPLE = ROOT / "examples" / "sample_bot.py"
 
 
 def running(script: Path) -> int:

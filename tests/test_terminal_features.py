@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from helpers import WAIT
+from helpers import ROOT, WAIT
 from rich.console import Console
 
 from baloot import Action, Verb, loads, replay
@@ -455,16 +455,14 @@ def test_resume_refuses_a_finished_match_or_a_bad_file(tmp_path: Path) -> None:
 
 
 def test_starting_does_not_reinstall(tmp_path: Path) -> None:
-    root = Path(__file__).resolve().parents[1]
-
     def stamps() -> list[tuple[str, int]]:
         """The mark each install leaves, and when it was left."""
-        return sorted((p.name, p.stat().st_mtime_ns) for p in (root / ".venv").glob(".installed-*"))
+        return sorted((p.name, p.stat().st_mtime_ns) for p in (ROOT / ".venv").glob(".installed-*"))
 
     installed = stamps()
     if not installed:
         pytest.skip("the checkout is not installed by scripts/setup")
-    subprocess.run([str(root / "scripts" / "setup")], check=True, timeout=WAIT)
+    subprocess.run([str(ROOT / "scripts" / "setup")], check=True, timeout=WAIT)
     assert stamps() == installed, "scripts/setup reinstalled an installed checkout"
 
 
