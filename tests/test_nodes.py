@@ -249,6 +249,14 @@ class Player:
             pass
         assert message["type"] == "ack", message
 
+    def give_entropy(self) -> None:
+        """This seat's entropy for a hand not dealt yet, as its page gives it: the hand is
+        dealt at once, not at the end of the deal's wait for an absent person."""
+        fair = (self.snapshot.get("match") or {}).get("fair")
+        if fair and not self.snapshot.get("view"):
+            hand, entropy = fair["hand"], uuid.uuid4().hex
+            self.send({"type": "entropy", "id": self.new_id("e"), "hand": hand, "entropy": entropy})
+
     def new_id(self, prefix: str) -> str:
         self.count += 1
         return f"{prefix}{self.tag}-{self.count}"
@@ -276,6 +284,7 @@ def join(nodes: list[Node], table_id: str, token: str) -> tuple[Player, Node]:
         try:
             player.snapshot = player.receive()
             assert player.snapshot["type"] == "snapshot"
+            player.give_entropy()
             return player, target
         except ConnectionClosed as closed:
             ws.close()
