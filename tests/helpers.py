@@ -13,6 +13,7 @@ import os
 import select
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -496,6 +497,26 @@ def _signal_set(pid: int, field: str, signum: int) -> bool:
         return False
     line = next(line for line in status.splitlines() if line.startswith(f"{field}:"))
     return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+
+
+def baloot(
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m baloot`` with ``args``, its output read as UTF-8; ``env`` is the child's
+    environment (by default this one, the output asked in UTF-8)."""
+    return subprocess.run(
+        [sys.executable, "-m", "baloot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"} if env is None else env,
+    )
 
 
 def one_line_error(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from helpers import WAIT, catches, one_line_error, wait_for
+from helpers import baloot as run
 from spec_example import ACTIONS, record_text
 from test_analysis import FAST, THROWN, THROWN_ACTIONS, THROWN_DECK
 
@@ -28,15 +29,7 @@ ARABIC = re.compile(r"[\u0600-\u06ff]")
 
 
 def baloot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "baloot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        env=ENV,
-    )
+    return run(*args, stdin=stdin, env=ENV)
 
 
 @pytest.fixture

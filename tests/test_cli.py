@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import one_line_error
+from helpers import baloot, one_line_error
 from spec_example import ACTIONS, DECK, record_text
 from spec_example import SUMMARY_JSON as SPEC_JSON
 
@@ -20,22 +17,6 @@ from baloot.records.replay import replay
 from baloot.records.writer import dumps
 
 COMMANDS = ["replay", "validate", "verify", "deal", "random"]
-
-
-def baloot(
-    *args: str, stdin: str | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(
-        [sys.executable, "-m", "baloot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        cwd=cwd,
-        env=env,
-    )
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import Server
+from helpers import baloot
 from hypothesis import given
 from hypothesis import strategies as st
 from test_server import Seen, create
@@ -131,17 +132,6 @@ def test_a_fair_table_of_the_wrong_form_is_one_clear_error() -> None:
 
 
 # ---------------------------------------------------------------------- the commands
-
-
-def baloot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "baloot", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
 
 
 def test_verify_says_hand_by_hand_what_it_checked(tmp_path: Path) -> None:

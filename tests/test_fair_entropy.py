@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from conftest import Opener, Server
-from helpers import WAIT
+from helpers import WAIT, baloot
 from spec_example import ACTIONS, record_text
 from starlette.testclient import TestClient
-from test_fair_deals import baloot
 from test_room import Client, Harness
 from test_room_timers_talk import MS, FakeClock, T
 from test_server import Seen, create, my_turn
