@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import WAIT
 
-TESTS = Path(__file__).resolve().parent / "js"
+TESTS = Path(__file__).resolve().parents[1] / "js"
 
 
 def test_the_pages_pure_logic_passes_its_node_tests() -> None:
