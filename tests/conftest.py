@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import sys
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,6 +27,9 @@ from starlette.testclient import TestClient
 from baloot.server.app import create_app
 from baloot.server.hall import Hall
 from baloot.server.storage import Store, open_store
+
+#: The test files sit in a folder per layer and import each other's helpers by module name.
+sys.path[:0] = sorted({str(test.parent) for test in Path(__file__).parent.glob("*/test_*.py")})
 
 settings.register_profile(
     "ci",
@@ -44,23 +49,56 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+#: What ``--fast`` leaves out: the tests that drive Chromium, or need PostgreSQL or Ray, and
+#: those that stop a service the others share.
+HEAVY = ("browser", "postgresql", "ray", "alone")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--run-slow", action="store_true", default=False, help="also run tests marked slow"
+    )
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        default=False,
+        help="the inner loop: leave out the tests marked " + ", ".join(HEAVY),
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: long fuzzing runs, skipped unless --run-slow")
+    config.addinivalue_line("markers", "browser: drives Chromium (from the browser fixture)")
+    config.addinivalue_line("markers", "postgresql: needs PostgreSQL (from its fixtures)")
+    config.addinivalue_line("markers", "ray: starts Ray")
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        _mark_services(item)
+    if config.getoption("--fast"):
+        heavy = [item for item in items if any(item.get_closest_marker(m) for m in HEAVY)]
+        config.hook.pytest_deselected(items=heavy)
+        items[:] = [item for item in items if item not in heavy]
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: give --run-slow to run it")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def _mark_services(item: pytest.Item) -> None:
+    """Marks a test by the services its fixtures start: ``browser`` (Chromium) and
+    ``postgresql`` (its URL, or a store on it); ``ray`` is marked where the test starts Ray."""
+    names = getattr(item, "fixturenames", ())
+    if "browser" in names:
+        item.add_marker(pytest.mark.browser)
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("opener") == "postgresql"
+    if "postgres_url" in names or on_postgres:
+        item.add_marker(pytest.mark.postgresql)
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +128,8 @@ def _test_deals() -> random.Random:
     random, and a test would otherwise meet a different game at every run (one in a few
     hundred tables has a bot call Kawesh before South's first turn, say)."""
     test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    return random.Random(test)
+    # Named without the file's folder: a file moved to another folder meets the same deals.
+    return random.Random(re.sub(r"^tests/\w+/", "tests/", test))
 
 
 @dataclass

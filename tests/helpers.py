@@ -8,14 +8,16 @@ the engine rather than repeat it. The drivers only push actions through the publ
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import select
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 import pytest
 
@@ -34,6 +36,11 @@ from baloot import (
     Verb,
 )
 from baloot.core.scoring import HandScore, score_hand
+
+#: The checkout: its ``src``, ``examples`` and ``scripts``.
+ROOT = Path(__file__).resolve().parent.parent
+#: The environment of a ``python -m baloot`` child: this checkout's package first.
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
 ALL_CARDS: tuple[Card, ...] = tuple(Card.parse(r + s) for s in "shdc" for r in "AKQJT987")
@@ -492,6 +499,26 @@ def _signal_set(pid: int, field: str, signum: int) -> bool:
     return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
 
 
+def baloot(
+    *args: str,
+    stdin: str | None = None,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m baloot`` with ``args``, its output read as UTF-8; ``env`` is the child's
+    environment (by default this one, the output asked in UTF-8)."""
+    return subprocess.run(
+        [sys.executable, "-m", "baloot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"} if env is None else env,
+    )
+
+
 def one_line_error(
     result: subprocess.CompletedProcess[str] | subprocess.CompletedProcess[bytes],
 ) -> str:
@@ -508,3 +535,17 @@ def one_line_error(
     assert len(lines) == 1, err
     assert lines[0].startswith("baloot"), err
     return lines[0]
+
+
+Test = TypeVar("Test", bound=Callable[..., object])
+
+
+def needs_ray(test: Test) -> Test:
+    """Marks a test that starts Ray (``ray``, which ``--fast`` leaves out), skipped where Ray,
+    an optional extra, is not installed."""
+    skip = pytest.mark.skipif(
+        importlib.util.find_spec("ray") is None,
+        reason="Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)",
+    )
+    marked: Test = pytest.mark.ray(skip(test))
+    return marked

@@ -891,7 +891,7 @@ def test_the_core_and_words_modules_are_a_few_hundred_lines_each() -> None:
 
 def test_every_test_file_has_a_row_in_the_test_map() -> None:
     tests = Path(__file__).resolve().parent
-    rows = re.findall(r"^\| `(test_\w+\.py)` \|", (tests / "README.md").read_text(), re.M)
-    files = sorted(path.name for path in tests.glob("test_*.py"))
+    rows = re.findall(r"^\| `((?:\w+/)?test_\w+\.py)` \|", (tests / "README.md").read_text(), re.M)
+    files = sorted(path.relative_to(tests).as_posix() for path in tests.rglob("test_*.py"))
     assert sorted(set(rows)) == sorted(rows), "a file has two rows in tests/README.md"
     assert sorted(rows) == files, "tests/README.md and the test files differ"

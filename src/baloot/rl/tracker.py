@@ -18,7 +18,7 @@ still applies every action.
 It reads what the view reads, from the same public accessors of the hand, and nothing else:
 the actions as the table hears them, the public state (phase, question, contract, tricks,
 the knowledge facts, the shown projects), and each seat's own cards into that seat's own
-part, which only that seat's gather takes. ``tests/test_rl.py`` checks, at every decision of
+part, which only that seat's gather takes. ``tests/rl/test_rl.py`` checks, at every decision of
 random hands under random rules, that each seat's gather equals the encoding of its view.
 
 >>> import random
