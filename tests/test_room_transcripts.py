@@ -32,7 +32,7 @@ from baloot.bots.decisions import Decision
 from baloot.core.rules import FirstLead
 from baloot.server import Connection, Room, RoomError
 from baloot.server.deadlines import Timing
-from baloot.server.room import Outgoing
+from baloot.server.publishing import Outgoing
 from baloot.table import Player, Table, WaitKind
 
 KEPT = Path(__file__).parent / "data" / "room-transcripts"

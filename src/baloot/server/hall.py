@@ -98,9 +98,10 @@ from baloot.server.messages import (
 from baloot.server.node_duties import STORAGE_AWAY, NodeDuties
 from baloot.server.placement import placement
 from baloot.server.presence import PRESENCE_EVERY
+from baloot.server.publishing import Outgoing
 from baloot.server.rematch import RematchError, first_fair, rematch_id, rematch_room, seat_of
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Outgoing, Room
+from baloot.server.room import Room
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import LeaseLost, StorageAway, StorageError, Store, TableStatus
 from baloot.table.table import WaitKind

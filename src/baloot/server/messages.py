@@ -56,6 +56,31 @@ MAX_ID: Final = 64
 Message = dict[str, Any]
 
 
+class Sent(dict[str, Any]):
+    """A server message as it goes out: its fields, which may not change, and its JSON text,
+    encoded once for every connection that gets it (and kept so for ``resync``).
+
+    >>> sent = Sent({"type": "said", "text": "يلا"})
+    >>> sent.text, sent["type"], sent == {"type": "said", "text": "يلا"}
+    ('{"type": "said", "text": "يلا"}', 'said', True)
+    >>> sent["type"] = "event"
+    Traceback (most recent call last):
+    TypeError: a message sent does not change
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, fields: Mapping[str, Any]) -> None:
+        super().__init__(fields)
+        self.text: str = json.dumps(self, ensure_ascii=False)
+
+    def _unchanged(self, *_: object, **__: object) -> Any:
+        raise TypeError("a message sent does not change")
+
+    __setitem__ = __delitem__ = __ior__ = _unchanged
+    clear = pop = popitem = setdefault = update = _unchanged
+
+
 class ClientType(StrEnum):
     """The types of the messages a client sends."""
 
@@ -294,8 +319,9 @@ def view_message(
     return build
 
 
-def ack(id_: str) -> Message:
-    return {"type": "ack", "id": id_}
+def ack(id_: str) -> Sent:
+    """The ``ack`` of the client message ``id_``."""
+    return Sent({"type": "ack", "id": id_})
 
 
 def reject(
@@ -303,13 +329,13 @@ def reject(
     code: ReasonCode | RejectCode,
     reason: str,
     params: Mapping[str, str] | None = None,
-) -> Message:
+) -> Sent:
     """The ``reject`` message; a refusal of the engine carries its reason's ``params`` too, so
     that a page words the reason itself."""
     message: Message = {"type": "reject", "id": id_, "code": code, "reason": reason}
     if params is not None:
         message["params"] = dict(params)
-    return message
+    return Sent(message)
 
 
 def parse(text: str) -> ClientMessage:
