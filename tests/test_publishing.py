@@ -7,7 +7,7 @@ import json
 
 from baloot import Seat
 from baloot.server.deadlines import Timing, Waits
-from baloot.server.messages import Sent
+from baloot.server.outgoing import Sent
 from baloot.server.presence import Presence
 from baloot.server.publishing import Publisher
 from baloot.server.room_journal import RoomJournal, Secrets

@@ -36,8 +36,8 @@ from baloot.core.seats import Seat
 from baloot.server import hall as hall_module
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, CLOSE_UNRESTORABLE
-from baloot.server.messages import Sent
 from baloot.server.node_duties import STORAGE_AWAY
+from baloot.server.outgoing import Sent
 from baloot.server.room import Room
 from baloot.server.seating import RoomError
 from baloot.server.storage import StorageAway, StorageError, Store, open_store

@@ -70,7 +70,8 @@ from baloot.core.seats import Seat, Team
 from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, RejectCode, Sent, id_of, reject, storable
+from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, storable
+from baloot.server.outgoing import Reject, Sent
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -546,9 +547,8 @@ class _Api:
                 outbox.put(_refused_unread(text or "", RejectCode.RATE_LIMITED, reason))
                 continue
             if text is None:
-                outbox.put(
-                    reject(None, RejectCode.BAD_MESSAGE, "a message is JSON text, not binary")
-                )
+                binary = "a message is JSON text, not binary"
+                outbox.put(Reject(None, RejectCode.BAD_MESSAGE, binary).sent())
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
@@ -564,7 +564,7 @@ def _refused_unread(text: str, code: RejectCode, reason: str) -> Sent:
             message = json.loads(text)
             if isinstance(message, dict):
                 id_ = id_of(message)
-    return reject(id_, code, reason)
+    return Reject(id_, code, reason).sent()
 
 
 class _Bucket:

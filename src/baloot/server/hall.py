@@ -92,10 +92,10 @@ from baloot.server.messages import (
     RejectCode,
     Resync,
     parse,
-    reject,
     thinks,
 )
 from baloot.server.node_duties import STORAGE_AWAY, NodeDuties
+from baloot.server.outgoing import Reject
 from baloot.server.placement import placement
 from baloot.server.presence import PRESENCE_EVERY
 from baloot.server.publishing import Outgoing
@@ -492,7 +492,7 @@ class Hall(NodeDuties):
                 self._send(live, room.refuse(connection, refused))
                 return
             except HintBusy as busy:
-                limited = reject(message.id, RejectCode.RATE_LIMITED, str(busy))
+                limited = Reject(message.id, RejectCode.RATE_LIMITED, str(busy)).sent()
                 self._send(live, [(connection, limited)])
                 return
             except Exception as error:

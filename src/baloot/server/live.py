@@ -9,7 +9,7 @@ from typing import Final
 
 from baloot.server.journal import TableConfig
 from baloot.server.leases import Fence
-from baloot.server.messages import Sent
+from baloot.server.outgoing import Sent
 from baloot.server.room import Room
 from baloot.server.seating import Connection
 

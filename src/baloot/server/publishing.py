@@ -37,7 +37,15 @@ from baloot.records.summary import hand_json, teams_json
 from baloot.server.deadlines import Waits, millis
 from baloot.server.history import HISTORY, History
 from baloot.server.journal import StepKind
-from baloot.server.messages import Message, Sent, event_message, table_view, view_message
+from baloot.server.messages import Message, MessageType
+from baloot.server.outgoing import (
+    SeatTold,
+    Sent,
+    Snapshot,
+    event_message,
+    table_view,
+    view_message,
+)
 from baloot.server.presence import Presence
 from baloot.server.room_journal import RoomJournal
 from baloot.server.seating import Connection, Seating
@@ -99,18 +107,15 @@ class Publisher:
         (no view before the first hand is dealt)."""
         table = self.table
         dealt = bool(table.match.hands)
-        return Sent(
-            {
-                "type": "snapshot",
-                "v": table.version,
-                "view": table_view(table.view(audience), table.hand) if dealt else None,
-                "match": self.match_json(),
-                "seats": self.seats_json(),
-                "deadline": self.waits.deadline_json(),
-                "now": millis(self.waits.clock()),
-                "talk": self.talk.to_json(),
-            }
-        )
+        return Snapshot(
+            v=table.version,
+            view=table_view(table.view(audience), table.hand) if dealt else None,
+            match=self.match_json(),
+            seats=self.seats_json(),
+            deadline=self.waits.deadline_json(),
+            now=millis(self.waits.clock()),
+            talk=self.talk.to_json(),
+        ).sent()
 
     def match_json(self) -> Message:
         """The ``MATCH`` object of the protocol."""
@@ -155,14 +160,8 @@ class Publisher:
         is connected."""
         (event,) = self.table.note_seat(seat)
         self.presence.told(seat, connected, self.waits.clock())
-        told = {
-            "type": "seat",
-            "v": event.v,
-            "seat": seat.name,
-            "player": self.seating.label(seat),
-            "connected": connected,
-            "deadline": self.waits.deadline_json(),
-        }
+        label = self.seating.label(seat)
+        told = SeatTold(event.v, seat, label, connected, self.waits.deadline_json()).fields()
         out = self.numbered(event.v, lambda _: told)
         self.journal.note(StepKind.SEAT, seat)
         return out
@@ -205,11 +204,12 @@ class Publisher:
                     for seat, cards in (claimed or {}).items():
                         order = claim_order(cards, hand.contract.trump if hand.contract else None)
                         extra["claimed"] = {"seat": seat.name, "cards": [c.text for c in order]}
-                    over = view_message("hand-over", event.v, hand, extra | timed)
+                    over = view_message(MessageType.HAND_OVER, event.v, hand, extra | timed)
                     out += self.numbered(event.v, over)
                 case EventKind.DEAL:
                     extra = {"match": self.match_json()} | timed
-                    out += self.numbered(event.v, view_message("deal", event.v, table.hand, extra))
+                    deal = view_message(MessageType.DEAL, event.v, table.hand, extra)
+                    out += self.numbered(event.v, deal)
                     self.history.restart()
                 case EventKind.UNDO:  # a snapshot that supersedes the history
                     out += self.numbered(event.v, self.snapshot)

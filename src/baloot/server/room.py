@@ -93,11 +93,10 @@ from baloot.server.messages import (
     Refused,
     Resync,
     Say,
-    Sent,
     Undo,
     parse,
-    reject,
 )
+from baloot.server.outgoing import Pong, Reject
 from baloot.server.presence import Presence
 from baloot.server.publishing import Outgoing, Publisher
 from baloot.server.room_hints import HintBot, Hints
@@ -417,7 +416,7 @@ class Room:
                 case Resync(since=since):
                     return self.publisher.resync(connection, since)
                 case Ping():
-                    return [(connection, Sent({"type": "pong", "now": millis(self.clock())}))]
+                    return [(connection, Pong(millis(self.clock())).sent())]
                 case Next():
                     return self.decisions.ready(connection, message)
                 case GiveEntropy():
@@ -439,7 +438,7 @@ class Room:
         """The ``reject`` of a client message refused; nothing changed."""
         if not connection.open:
             return []
-        return [(connection, reject(refused.id, refused.code, refused.reason, refused.params))]
+        return [(connection, Reject.of(refused).sent())]
 
     def hint_task(
         self, connection: Connection, message: AskHint, seconds: float

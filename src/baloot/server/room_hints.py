@@ -23,7 +23,8 @@ from baloot.bots.heuristic import Hint
 from baloot.core.actions import Action
 from baloot.core.errors import IllegalActionError
 from baloot.core.reasons import ReasonCode
-from baloot.server.messages import AskHint, Refused, Sent
+from baloot.server.messages import AskHint, Refused
+from baloot.server.outgoing import HintGiven
 from baloot.server.publishing import Outgoing
 from baloot.server.seat_decisions import engine, seat_of
 from baloot.server.seating import Connection
@@ -91,4 +92,4 @@ class Hints:
 
 def _hint_message(connection: Connection, id_: str, hint: Hint) -> list[Outgoing]:
     """The ``hint`` message answering the client message ``id_``."""
-    return [(connection, Sent({"type": "hint", "id": id_, **hint.to_json()}))]
+    return [(connection, HintGiven(id_, hint).sent())]

@@ -29,7 +29,8 @@ from baloot.server.bot_turns import BotTurns
 from baloot.server.claims import Claimed, claim
 from baloot.server.deadlines import Waits
 from baloot.server.journal import StepKind
-from baloot.server.messages import Act, GiveEntropy, Next, Refused, RejectCode, Say, ack
+from baloot.server.messages import Act, GiveEntropy, Next, Refused, RejectCode, Say
+from baloot.server.outgoing import Ack, Said
 from baloot.server.publishing import Outgoing, Publisher
 from baloot.server.room_journal import RoomJournal
 from baloot.server.seating import Connection
@@ -63,7 +64,7 @@ class SeatDecisions:
         id_, action = message.id, message.action
         seat = seat_of(connection, id_)
         if self.journal.remembered(seat, id_):
-            return [(connection, ack(id_))]
+            return [(connection, Ack(id_).sent())]
         try:
             events = self.table.submit(seat, action)
         except NotationError as error:
@@ -71,7 +72,7 @@ class SeatDecisions:
         except IllegalActionError as error:
             raise Refused.illegal(id_, error) from None
         self.journal.remember(seat, id_)
-        out = [(connection, ack(id_)), *self.publisher.events(events)]
+        out = [(connection, Ack(id_).sent()), *self.publisher.events(events)]
         self.journal.note(StepKind.ACT, seat, id_, events)
         return out
 
@@ -107,7 +108,7 @@ class SeatDecisions:
         id_ = message.id
         seat = seat_of(connection, id_, "a spectator may read the table talk, not talk")
         if self.journal.remembered(seat, id_):
-            return [(connection, ack(id_))]
+            return [(connection, Ack(id_).sent())]
         now = self.waits.clock()
         if not self.talk.may_say(seat, now):
             raise Refused(
@@ -117,8 +118,8 @@ class SeatDecisions:
         line = Line(event.v, seat, message.text)
         self.talk.said(line, now)
         self.journal.remember(seat, id_)
-        said = {"type": "said", **line.to_json()}
-        out = [(connection, ack(id_)), *self.publisher.numbered(event.v, lambda _: said)]
+        said = Said(line).fields()
+        out = [(connection, Ack(id_).sent()), *self.publisher.numbered(event.v, lambda _: said)]
         self.journal.note(StepKind.SAY, seat, id_, text=line.text)
         return out
 
@@ -144,14 +145,14 @@ class SeatDecisions:
         cards; ``entropy`` is a ``next``'s or an ``entropy``'s, kept with its step)."""
         seat = seat_of(connection, id_)
         if self.journal.remembered(seat, id_):
-            return [(connection, ack(id_))]
+            return [(connection, Ack(id_).sent())]
         done = engine(id_, lambda: call(seat))
         self.journal.remember(seat, id_)
         if isinstance(done, Claimed):
             events, told = done.events, self.publisher.events(done.events, done.before, done.cards)
         else:
             events, told = done, self.publisher.events(done)
-        out = [(connection, ack(id_)), *told]
+        out = [(connection, Ack(id_).sent()), *told]
         self.journal.note(kind, seat, id_, events, entropy)
         return out
 
