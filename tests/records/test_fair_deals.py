@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -254,7 +255,7 @@ def test_verify_into_a_closed_pipe_keeps_its_status(
 # ---------------------------------------------------------------------- a table
 
 
-def published(messages: list[dict[str, Any]]) -> dict[int, str]:
+def published(messages: Sequence[Mapping[str, Any]]) -> dict[int, str]:
     """The commitment of each hand as the messages published it before the hand was over."""
     out: dict[int, str] = {}
     for message in messages:

@@ -30,10 +30,11 @@ from baloot.records.record import Record, loads
 from baloot.records.writer import dumps
 from baloot.server import Connection, Room, RoomError
 from baloot.server.journal import JournalError
-from baloot.server.messages import MAX_MESSAGE, table_view
+from baloot.server.messages import MAX_MESSAGE
+from baloot.server.outgoing import table_view
 from baloot.server.presence import PRESENCE_EVERY
+from baloot.server.publishing import Outgoing
 from baloot.server.requests import read_request
-from baloot.server.room import Outgoing
 from baloot.server.seating import token_digest
 from baloot.table import Player, Table, WaitKind
 

@@ -37,6 +37,7 @@ from baloot.server import hall as hall_module
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, CLOSE_UNRESTORABLE
 from baloot.server.node_duties import STORAGE_AWAY
+from baloot.server.outgoing import Sent
 from baloot.server.room import Room
 from baloot.server.seating import RoomError
 from baloot.server.storage import StorageAway, StorageError, Store, open_store
@@ -412,7 +413,7 @@ def test_a_connection_whose_message_cannot_be_sent_is_closed_and_its_seat_counts
         watcher.until(lambda m: m.get("seat") == "S" and m["connected"])
         south.receive()
         (outbox,) = [o for c, o in live.outboxes.items() if c.seat is Seat.S]
-        outbox.put({"type": "pong", "said": "\udc00"})
+        outbox.put(Sent({"type": "pong", "said": "\udc00"}))
         with pytest.raises(WebSocketDisconnect) as closed:
             south.until(lambda m: False)
         assert closed.value.code == 1011

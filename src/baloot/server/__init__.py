@@ -3,7 +3,13 @@
 
 - :mod:`~baloot.server.room`: a :class:`Room` speaks the protocol in process, as plain dicts,
   free of sockets and clocks; :mod:`~baloot.server.messages` reads and builds its messages;
-  :mod:`~baloot.server.seating` says who sits where (tokens, connections, stand-ins).
+  :mod:`~baloot.server.seating` says who sits where (tokens, connections, stand-ins). The room
+  wires its collaborators: :mod:`~baloot.server.seat_decisions` (what a seat decides),
+  :mod:`~baloot.server.bot_turns` (the bots' turns, stand-ins, time-outs),
+  :mod:`~baloot.server.claims`, :mod:`~baloot.server.room_hints`,
+  :mod:`~baloot.server.publishing` (each message encoded once per audience),
+  :mod:`~baloot.server.history` (what ``resync`` tells again) and
+  :mod:`~baloot.server.room_journal` (the steps storage keeps).
 - :mod:`~baloot.server.journal` and :mod:`~baloot.server.storage`: what a table's storage
   keeps (its config and steps, the finished records), in SQLite or PostgreSQL;
   :mod:`~baloot.server.group_commit` stores many tables' steps in one transaction;
@@ -20,8 +26,10 @@
   :mod:`~baloot.server.http_server` sets it up (timeouts, signals).
 """
 
+from baloot.server.history import HISTORY
 from baloot.server.messages import MAX_MESSAGE
-from baloot.server.room import HISTORY, PROTOCOL, Outgoing, Room
+from baloot.server.publishing import Outgoing
+from baloot.server.room import PROTOCOL, Room
 from baloot.server.seating import Connection, RoomError
 
 __all__ = [

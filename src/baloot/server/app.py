@@ -70,7 +70,8 @@ from baloot.core.seats import Seat, Team
 from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, reject, storable
+from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, storable
+from baloot.server.outgoing import Reject, Sent
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -514,7 +515,7 @@ class _Api:
             if message is None:
                 break
             try:
-                text = json.dumps(message, ensure_ascii=False)
+                text = message.text  # encoded once, for every connection that gets it
                 text.encode("utf-8")  # what cannot be encoded is found here, on any transport
                 await websocket.send_text(text)
             except Exception:  # unencodable, or the socket is gone
@@ -546,9 +547,8 @@ class _Api:
                 outbox.put(_refused_unread(text or "", RejectCode.RATE_LIMITED, reason))
                 continue
             if text is None:
-                outbox.put(
-                    reject(None, RejectCode.BAD_MESSAGE, "a message is JSON text, not binary")
-                )
+                binary = "a message is JSON text, not binary"
+                outbox.put(Reject(None, RejectCode.BAD_MESSAGE, binary).sent())
                 continue
             if len(text) > 4 * MAX_MESSAGE:
                 outbox.close(CLOSE_POLICY)
@@ -556,7 +556,7 @@ class _Api:
             await self.hall.receive(live, connection, text)
 
 
-def _refused_unread(text: str, code: RejectCode, reason: str) -> dict[str, Any]:
+def _refused_unread(text: str, code: RejectCode, reason: str) -> Sent:
     """A ``reject`` of a message refused unread, with its ``id`` if it has a plain one."""
     id_ = None
     if len(text) <= MAX_MESSAGE:
@@ -564,7 +564,7 @@ def _refused_unread(text: str, code: RejectCode, reason: str) -> dict[str, Any]:
             message = json.loads(text)
             if isinstance(message, dict):
                 id_ = id_of(message)
-    return reject(id_, code, reason)
+    return Reject(id_, code, reason).sent()
 
 
 class _Bucket:

@@ -79,6 +79,61 @@ class Timing:
     deal: float = DEAL_WAIT
 
 
+class Waits:
+    """What a table waits for and until when, by the clock and the :class:`Timing` a server
+    may set after the table is made (``clock`` gives seconds since the epoch; ``created`` is
+    when the table was made, which its first hand's wait for entropy counts from).
+
+    >>> from baloot.server.seating import seat_table
+    >>> from baloot.table.players import Player
+    >>> table = seat_table({Seat.S: Player.human("Saad")}, None, 7)
+    >>> waits = Waits(table, Seating(table), Timing(turn=15.0), lambda: 100.0, created=90.0)
+    >>> while table.waiting().kind is WaitKind.BOT:
+    ...     _ = table.play_bot(None)
+    >>> waits.turn()[2:], waits.deadline_json()
+    ((<WaitKind.HUMAN: 'human'>, <Seat.S: 2>), {'kind': 'turn', 'seat': 'S', 'at': 115000})
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        seating: Seating,
+        timing: Timing,
+        clock: Callable[[], float],
+        created: float,
+    ) -> None:
+        self.table = table
+        self.seating = seating
+        self.timing = timing
+        self.clock = clock
+        self.created = created
+        self._turns = TurnClock(lambda: self.clock())  # the clock a server may set later
+
+    def deadline(self) -> Deadline | None:
+        """What the table waits for and until when (``seat-view.md`` §4), by its clock; None
+        when it waits for a bot or without end (:func:`deadline_of`). A ``hand-over`` that
+        none of the table's humans is connected to pauses the table (no deadline); the wait
+        for ``next`` starts afresh when one of them comes back."""
+        turn = self.turn()
+        paused = turn[2] is WaitKind.NEXT and self.seating.humans_away()
+        started = self._turns.started((turn, paused))
+        return deadline_of(self.table, self.seating, self.timing, started, self.created)
+
+    def deadline_json(self) -> dict[str, Any] | None:
+        """The deadline as every message tells it."""
+        deadline = self.deadline()
+        return None if deadline is None else deadline.to_json()
+
+    def turn(self) -> tuple[int, int, WaitKind, Seat | None]:
+        """What the table waits for, as a value that changes whenever that does: the hand,
+        how many actions it holds, and the kind and seat of the wait. A server keeps its timer
+        running while it stays the same (a ``seat`` or ``said`` message changes nothing)."""
+        table = self.table
+        waiting = table.waiting()
+        actions = len(table.hand.actions) if table.match.hands else 0
+        return table.hand_number, actions, waiting.kind, waiting.seat
+
+
 class TurnClock:
     """When what the table waits for began: the time of the first question about a new turn.
 

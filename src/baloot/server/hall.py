@@ -92,15 +92,16 @@ from baloot.server.messages import (
     RejectCode,
     Resync,
     parse,
-    reject,
     thinks,
 )
 from baloot.server.node_duties import STORAGE_AWAY, NodeDuties
+from baloot.server.outgoing import Reject
 from baloot.server.placement import placement
 from baloot.server.presence import PRESENCE_EVERY
+from baloot.server.publishing import Outgoing
 from baloot.server.rematch import RematchError, first_fair, rematch_id, rematch_room, seat_of
 from baloot.server.requests import CreateError, read_request
-from baloot.server.room import Outgoing, Room
+from baloot.server.room import Room
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import LeaseLost, StorageAway, StorageError, Store, TableStatus
 from baloot.table.table import WaitKind
@@ -491,7 +492,7 @@ class Hall(NodeDuties):
                 self._send(live, room.refuse(connection, refused))
                 return
             except HintBusy as busy:
-                limited = reject(message.id, RejectCode.RATE_LIMITED, str(busy))
+                limited = Reject(message.id, RejectCode.RATE_LIMITED, str(busy)).sent()
                 self._send(live, [(connection, limited)])
                 return
             except Exception as error:

@@ -9,7 +9,7 @@ from typing import Final
 
 from baloot.server.journal import TableConfig
 from baloot.server.leases import Fence
-from baloot.server.messages import Message
+from baloot.server.outgoing import Sent
 from baloot.server.room import Room
 from baloot.server.seating import Connection
 
@@ -29,12 +29,12 @@ class Outbox:
     """The messages waiting for one connection, and whether it must be closed."""
 
     def __init__(self, limit: int = OUTBOX) -> None:
-        self.queue: asyncio.Queue[Message | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[Sent | None] = asyncio.Queue()
         self.limit = limit
         self.close_code: int | None = None
         self.close_reason = ""
 
-    def put(self, message: Message) -> None:
+    def put(self, message: Sent) -> None:
         """Queue ``message``; a connection that lets too many pile up is closed (1008)."""
         if self.close_code is not None:
             return

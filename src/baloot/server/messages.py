@@ -17,10 +17,11 @@ Act(id='c7', action='S play Jd')
 Say(id='m4', text='well played')
 >>> parse('{"type": "entropy", "id": "e1", "hand": 1, "entropy": "9f"}')
 GiveEntropy(id='e1', hand=1, entropy=b'\\x9f')
+>>> from baloot.server.outgoing import Reject
 >>> try:
 ...     parse("[1, 2]")
 ... except Refused as refused:
-...     json.dumps(reject(refused.id, refused.code, refused.reason))
+...     Reject.of(refused).sent().text
 '{"type": "reject", "id": null, "code": "bad_message", "reason": "a message is a JSON object"}'
 >>> try:
 ...     parse('{"type": "act", "id": "\\ud800", "action": "S pass"}')
@@ -32,21 +33,15 @@ GiveEntropy(id='e1', hand=1, entropy=b'\\x9f')
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, assert_never
+from typing import Any, Final
 
-from baloot.core.actions import Action, Verb
 from baloot.core.errors import IllegalActionError
-from baloot.core.hand import Hand
 from baloot.core.reasons import ReasonCode
-from baloot.core.seats import Seat
-from baloot.core.vocabulary import Phase, TrickWord
 from baloot.records.fair import FairError, read_entropy
 from baloot.server.talk import said_text
-from baloot.table.table import Event
-from baloot.view.seat_view import SeatView
 
 #: The largest client message, in bytes of UTF-8 (``too_large`` beyond).
 MAX_MESSAGE: Final = 64 * 1024
@@ -56,8 +51,9 @@ MAX_ID: Final = 64
 Message = dict[str, Any]
 
 
-class ClientType(StrEnum):
-    """The types of the messages a client sends."""
+class MessageType(StrEnum):
+    """The ``type`` of every message of the protocol, a client's and the server's (``hint``
+    is both: the question and its answer)."""
 
     ACT = "act"
     RESYNC = "resync"
@@ -68,6 +64,31 @@ class ClientType(StrEnum):
     CLAIM = "claim"
     SAY = "say"
     ENTROPY = "entropy"
+    ACK = "ack"
+    REJECT = "reject"
+    PONG = "pong"
+    SNAPSHOT = "snapshot"
+    EVENT = "event"
+    HAND_OVER = "hand-over"
+    DEAL = "deal"
+    SEAT = "seat"
+    SAID = "said"
+
+
+#: The types a client may send.
+CLIENT_TYPES: Final = frozenset(
+    {
+        MessageType.ACT,
+        MessageType.RESYNC,
+        MessageType.NEXT,
+        MessageType.PING,
+        MessageType.UNDO,
+        MessageType.HINT,
+        MessageType.CLAIM,
+        MessageType.SAY,
+        MessageType.ENTROPY,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +167,10 @@ class Say:
 #: A client message, read.
 ClientMessage = Act | Resync | Ping | Next | GiveEntropy | Undo | AskHint | Claim | Say
 #: The messages of one ``id`` and nothing else, by type.
-_WITH_ID: Final[dict[ClientType, type[Undo | AskHint | Claim]]] = {
-    ClientType.UNDO: Undo,
-    ClientType.HINT: AskHint,
-    ClientType.CLAIM: Claim,
+_WITH_ID: Final[dict[MessageType, type[Undo | AskHint | Claim]]] = {
+    MessageType.UNDO: Undo,
+    MessageType.HINT: AskHint,
+    MessageType.CLAIM: Claim,
 }
 
 
@@ -200,141 +221,29 @@ class Refused(Exception):
         return cls(id_, error.code, error.reason, dict(error.params))
 
 
-def table_view(view: SeatView, hand: Hand) -> Message:
-    """``view`` of ``hand`` as the table protocol sends it: the ``baloot-view/1`` object and
-    its ``choices``, the legal actions in the order of ``legal``, each in its parts, so that a
-    page never splits notation (``seat-view.md`` §2); ``refused``, why each card of the hand
-    may not be played now, and ``claim``, whether a claim (Sawa) would be accepted now, so
-    that a page says and offers what the engine decides (§4). A bot's view has none of them.
-
-    >>> import random
-    >>> from baloot.core.hand import Hand
-    >>> hand = Hand.new(rng=random.Random(2))
-    >>> view = table_view(SeatView.of(hand, hand.to_act), hand)
-    >>> view["legal"]
-    ['N hokum', 'N pass', 'N sun']
-    >>> view["choices"][1]
-    {'action': 'N pass', 'verb': 'pass', 'card': None, 'words': []}
-    >>> view["refused"], view["claim"]
-    ({}, False)
-    >>> from baloot.core.cards import CARDS
-    >>> hand = Hand.from_deck(" ".join(card.text for card in CARDS), dealer="E")
-    >>> for action in ("N sun", "N play As"):
-    ...     _ = hand.apply(action)
-    >>> table_view(SeatView.of(hand, hand.to_act), hand)["refused"]["8h"]
-    {'code': 'must_follow', 'params': {'seat': 'W', 'suit': 'spades'}}
-    """
-    return view.to_json() | {
-        "choices": [_choice(action) for action in view.legal_in_order],
-        "refused": _refused(view, hand),
-        "claim": view.claim_holds,
-    }
-
-
-def _refused(view: SeatView, hand: Hand) -> Message:
-    """Each card of the seat's hand it may not play now, with the engine's reason (the code
-    and its parameters), by card: empty unless the seat is to play."""
-    seat = view.seat
-    if seat is None or view.to_act != seat or view.phase is not Phase.PLAYING:
-        return {}
-    playable = {action.card for action in view.legal}
-    refused: Message = {}
-    for card in view.cards:
-        if card in playable:
-            continue
-        try:
-            hand.check(Action(seat, Verb.PLAY, card=card))
-        except IllegalActionError as error:
-            assert error.code is not None  # every rule of the play names its code
-            refused[card.text] = {"code": error.code.value, "params": dict(error.params)}
-    return refused
-
-
-def _choice(action: Action) -> Message:
-    """One legal action in its parts: its text, its verb, its card and the words said with it
-    (Ekka, Baloot), in the order the record notation writes them."""
-    said = ((TrickWord.EKKA, action.ekka), (TrickWord.BALOOT, action.baloot))
-    return {
-        "action": str(action),
-        "verb": action.verb.value,
-        "card": None if action.card is None else action.card.text,
-        "words": [word.value for word, spoken in said if spoken],
-    }
-
-
-def event_message(hand: Hand, event: Event) -> Callable[[Seat | None], Message]:
-    """The ``event`` message of an action, in each audience's version (``hand`` is the hand
-    just after it)."""
-
-    def build(audience: Seat | None) -> Message:
-        return {
-            "type": "event",
-            "v": event.v,
-            "action": str(event.heard_by(audience)),
-            "view": table_view(SeatView.of(hand, audience), hand),
-        }
-
-    return build
-
-
-def view_message(
-    kind: str, v: int, hand: Hand, extra: Mapping[str, Any]
-) -> Callable[[Seat | None], Message]:
-    """The message ``kind`` numbered ``v`` (a ``hand-over``, a ``deal``) that gives the view of
-    ``hand``, in each audience's version, with ``extra`` after it."""
-
-    def build(audience: Seat | None) -> Message:
-        return {
-            "type": kind,
-            "v": v,
-            "view": table_view(SeatView.of(hand, audience), hand),
-            **extra,
-        }
-
-    return build
-
-
-def ack(id_: str) -> Message:
-    return {"type": "ack", "id": id_}
-
-
-def reject(
-    id_: str | None,
-    code: ReasonCode | RejectCode,
-    reason: str,
-    params: Mapping[str, str] | None = None,
-) -> Message:
-    """The ``reject`` message; a refusal of the engine carries its reason's ``params`` too, so
-    that a page words the reason itself."""
-    message: Message = {"type": "reject", "id": id_, "code": code, "reason": reason}
-    if params is not None:
-        message["params"] = dict(params)
-    return message
-
-
 def parse(text: str) -> ClientMessage:
     """A client message, read and checked (else a :class:`Refused`)."""
     message = _read(text)
     kind = message["type"]
-    if kind not in ClientType.__members__.values():
+    if kind not in CLIENT_TYPES:
         raise Refused(id_of(message), RejectCode.UNKNOWN_TYPE, f"unknown message type {kind!r}")
-    match ClientType(kind):
-        case ClientType.PING:
+    match MessageType(kind):
+        case MessageType.PING:
             return Ping()
-        case ClientType.RESYNC:
+        case MessageType.RESYNC:
             since = message.get("since")
             if not isinstance(since, int) or isinstance(since, bool):
                 raise Refused(
                     id_of(message), RejectCode.BAD_MESSAGE, "a resync needs since, an integer"
                 )
             return Resync(since)
-        case ClientType.ACT:
+        case MessageType.ACT:
             id_ = _required_id(message)
             action = message.get("action")
             if not isinstance(action, str):
                 raise Refused(id_, RejectCode.BAD_MESSAGE, "an act needs an action")
             return Act(id_, action)
-        case ClientType.NEXT:
+        case MessageType.NEXT:
             id_ = _required_id(message)
             if "entropy" not in message:
                 return Next(id_)
@@ -342,9 +251,9 @@ def parse(text: str) -> ClientMessage:
                 return Next(id_, read_entropy(message["entropy"]))
             except FairError as error:
                 raise Refused(id_, RejectCode.BAD_MESSAGE, f"a next's {error}") from None
-        case ClientType.ENTROPY:
+        case MessageType.ENTROPY:
             return _entropy(message)
-        case ClientType.SAY:
+        case MessageType.SAY:
             id_ = _required_id(message)
             said = message.get("text")
             if not isinstance(said, str):
@@ -353,10 +262,10 @@ def parse(text: str) -> ClientMessage:
                 return Say(id_, said_text(said))
             except ValueError as error:
                 raise Refused(id_, RejectCode.BAD_MESSAGE, str(error)) from None
-        case ClientType.UNDO | ClientType.HINT | ClientType.CLAIM as with_id:
+        case MessageType.UNDO | MessageType.HINT | MessageType.CLAIM as with_id:
             return _WITH_ID[with_id](_required_id(message))
-        case never:
-            assert_never(never)
+        case _:
+            raise AssertionError(f"{kind} is no client message")
 
 
 def _entropy(message: Message) -> GiveEntropy:
