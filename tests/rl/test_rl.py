@@ -36,6 +36,7 @@ from baloot.rl import (  # noqa: E402
     index_of,
     random_actions,
     register_openspiel,
+    tracker_table,
 )
 from baloot.rl import tracker as tracking  # noqa: E402
 from baloot.rl.action_space import indices  # noqa: E402
@@ -428,7 +429,7 @@ def test_the_compiled_play_follows_every_card_once_the_play_begins() -> None:
 def test_the_compiled_play_refuses_arrays_it_cannot_use(call: Any, message: str) -> None:
     """Memory it was not given is never read or written: an array of the wrong size, or a
     state whose values would index outside the table, is a ValueError."""
-    module = tracking._TRICKS
+    module = tracker_table.TRICKS
     assert module is not None and module.STATE_SIZE == 39
     with pytest.raises(ValueError, match=message):
         call(module)
@@ -443,7 +444,7 @@ def test_each_rows_observation_is_gathered_the_same_with_and_without_compiled_co
     seats = np.array([0, 1, 2, 3, 1], np.int8)
     found = np.zeros((5, SIZE), np.float32)
     observe_rows(tables, seats, found)
-    monkeypatch.setattr(tracking, "_TRICKS", None)
+    monkeypatch.setattr(tracking, "TRICKS", None)
     expected = np.zeros((5, SIZE), np.float32)
     observe_rows(tables, seats, expected)
     assert np.array_equal(found, expected)

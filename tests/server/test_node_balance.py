@@ -75,7 +75,7 @@ def hall(server: Server) -> Hall:
 
 
 def loads(nodes: dict[str, Server]) -> dict[str, int]:
-    return {name: hall(server)._load() for name, server in nodes.items()}
+    return {name: hall(server).nodes.load() for name, server in nodes.items()}
 
 
 def bot_tables(server: Server, count: int) -> list[str]:
@@ -108,14 +108,14 @@ def balanced(nodes: dict[str, Server], tables: list[str]) -> bool:
 def slow_restores(server: Server, seconds: float) -> None:
     """Make the node's restores of tables take ``seconds`` (a long journal, a busy
     database), so that loads read meanwhile are stale unless a lease counts at once."""
-    node = hall(server)
-    reload: Callable[[str], Awaitable[object]] = node._reload
+    restorer = hall(server).restorer
+    reload: Callable[[str], Awaitable[object]] = restorer._reload
 
     async def slowly(table_id: str) -> object:
         await asyncio.sleep(seconds)
         return await reload(table_id)
 
-    node._reload = slowly  # type: ignore[assignment,method-assign]
+    restorer._reload = slowly  # type: ignore[assignment,method-assign]
 
 
 def test_a_dead_nodes_tables_spread_over_the_others_one_at_a_time(

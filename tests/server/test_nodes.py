@@ -4,11 +4,8 @@ of a node that does not serve the table is sent to the one that does (a 307, clo
 with its public URL), and the table page in Chromium follows its table to another node;
 every node lists every node's public tables; a node killed mid-hand loses nothing
 acknowledged, and its tables go on at another node, where the page of a killed node finds
-them. Then the hall's side, in process on both backends: a table whose lease another node
-took is let go at once, and so is one whose lease runs out while the database is away. Then
-the fence: a node paused past its lease (in process, and SIGSTOP) acknowledges nothing once
-another node holds its table. Last, PostgreSQL stopped and started under a node: play goes
-on within 10 s of its return.
+them. A lost or lapsed lease is ``test_node_leases.py``'s, the database stopped under a node
+``test_node_database_away.py``'s; both start their nodes with the helpers here.
 """
 
 from __future__ import annotations
@@ -16,9 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,27 +26,21 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import psycopg
 import pytest
-from conftest import Server
 from helpers import WAIT, free_port, wait_for
 from psycopg import sql
-from starlette.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
-from test_server import Seen
-from test_server_faults import to_decide
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import baloot
-from baloot.server.leases import LEASE_SECONDS
 from baloot.server.live import CLOSE_ELSEWHERE, CLOSE_TRY_AGAIN
-from baloot.server.storage import StorageError
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+
 
 # --------------------------------------------------------------------------- the nodes
 
@@ -193,6 +182,33 @@ def closed_with(url: str) -> tuple[int, str]:
         ws.recv(timeout=WAIT)
     assert closed.value.rcvd is not None
     return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+@contextmanager
+def watched(url: str) -> Iterator[Page | None]:
+    """The table page at ``url`` in Chromium, once it shows the table; None without Chromium
+    (but ``CI=true`` fails instead)."""
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM_ARGS, chromium_path  # skipped there without a browser
+
+    chromium = chromium_path()
+    if chromium is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true and no Chromium (set BALOOT_CHROMIUM)")
+        yield None
+        return
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(url)
+            page.locator("#felt").wait_for(timeout=WAIT * 1000)
+            yield page
+            assert errors == []
+        finally:
+            browser.close()
 
 
 # --------------------------------------------------------------------------- a seat
@@ -520,359 +536,3 @@ def test_a_table_page_whose_node_is_killed_finds_the_tables_new_node(
         before = seat_steps(database, table_id)
         page.locator("[data-action]:visible").first.click(timeout=WAIT * 1000)
         assert wait_for(lambda: seat_steps(database, table_id) > before)
-
-
-# --------------------------------------------------------------------------- in process
-
-
-def renew_now(server: Server) -> None:
-    """Run the hall's renewal now, in its event loop, rather than wait for its clock."""
-    assert server.client is not None and server.client.portal is not None
-    hall = server.hall
-    assert hall is not None
-    server.client.portal.call(hall._renew)
-
-
-def south_table(client: TestClient) -> tuple[str, str]:
-    """A new table with a human South: its id and South's token."""
-    created = client.post("/api/tables", json={"seats": {"S": "human"}}).json()
-    return created["table"], created["seats"]["S"]["token"]
-
-
-def test_a_table_another_node_took_is_let_go_and_its_sockets_sent_there(
-    server: Server,
-) -> None:
-    client, hall = server.client, server.hall
-    assert client is not None and hall is not None
-    table_id, token = south_table(client)
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
-        assert socket.receive_json()["type"] == "snapshot"
-        other = hall.store
-        other.register_node("elsewhere", "https://elsewhere.example", now=time.time())
-        with other._transaction() as run:  # its lease ran out, and the other node took it
-            run(
-                "UPDATE leases SET node = 'elsewhere', expires = ? WHERE table_id = ?",
-                (time.time() + 3600, table_id),
-            )
-        renew_now(server)
-        assert table_id not in hall.tables
-        with pytest.raises(WebSocketDisconnect) as closed:
-            while True:
-                socket.receive_json()
-        assert closed.value.code == CLOSE_ELSEWHERE
-        assert closed.value.reason == "https://elsewhere.example"
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
-        with pytest.raises(WebSocketDisconnect) as closed:
-            socket.receive_json()
-        assert (closed.value.code, closed.value.reason) == (
-            CLOSE_ELSEWHERE,
-            "https://elsewhere.example",
-        )
-    moved = client.get(f"/t/{table_id}?token={token}", follow_redirects=False)
-    assert moved.status_code == 307
-    assert moved.headers["location"] == f"https://elsewhere.example/t/{table_id}?token={token}"
-    assert client.get(f"/api/tables/{table_id}").json()["humans"] == ["S"]
-
-
-def test_a_table_whose_lease_runs_out_while_storage_is_away_is_let_go(
-    server: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    client, hall = server.client, server.hall
-    assert client is not None and hall is not None
-    table_id, token = south_table(client)
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
-        assert socket.receive_json()["type"] == "snapshot"
-
-        def away(*_: Any) -> set[str]:
-            raise StorageError("the database is away")
-
-        monkeypatch.setattr(hall.store, "renew_leases", away)
-        hall.tables[table_id].lease_until = time.time() + 3600
-        renew_now(server)  # the lease still runs for a while: the table is served
-        assert table_id in hall.tables
-        hall.tables[table_id].lease_until = time.time()  # as after a few failed renewals
-        renew_now(server)
-        assert table_id not in hall.tables
-        with pytest.raises(WebSocketDisconnect) as closed:
-            while True:
-                socket.receive_json()
-        assert closed.value.code == CLOSE_TRY_AGAIN
-    monkeypatch.undo()
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
-        assert socket.receive_json()["type"] == "snapshot"  # restored: this node holds it
-
-
-def test_a_node_alone_serves_every_table_under_its_host_name(server: Server) -> None:
-    client, hall = server.client, server.hall
-    assert client is not None and hall is not None
-    made = [client.post("/api/tables", json={"seats": {"S": "human"}}).json() for _ in range(3)]
-    renew_now(server)
-    assert {table["table"] for table in made} <= set(hall.tables)
-    for table in made:
-        found = hall.store.holder(table["table"], now=time.time())
-        assert found is not None and found.name == hall.node == socket.gethostname()
-
-
-# --------------------------------------------------------------------------- the fence
-
-
-def test_a_paused_node_whose_table_was_taken_acknowledges_nothing_and_sends_its_sockets_on(
-    server: Server,
-) -> None:
-    """The node stops renewing (paused), its lease runs out and another node takes the
-    table; an action the node then receives is refused by the database (its lease's epoch
-    is gone), never acknowledged nor kept, and its sockets are sent to the new holder."""
-    client, hall = server.client, server.hall
-    assert client is not None and client.portal is not None and hall is not None
-    table_id, token = south_table(client)
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as socket:
-        seen = Seen(socket)
-        turn = seen.until(to_decide("S"))
-        leasing = hall._leasing
-        assert leasing is not None
-        client.portal.call(leasing.cancel)  # paused: no more renewals
-        other = server.open()
-        other.register_node("b", "https://b.example", now=time.time())
-        with other._transaction() as run:  # its lease ran out
-            run("UPDATE leases SET expires = ? WHERE table_id = ?", (time.time() - 1, table_id))
-        assert other.take_lease(table_id, "b", time.time(), LEASE_SECONDS).taken
-        seen.send({"type": "act", "id": "late", "action": turn["view"]["legal"][0]})
-        with pytest.raises(WebSocketDisconnect) as closed:
-            while True:
-                assert seen.receive().get("id") != "late", "acknowledged without the lease"
-        assert (closed.value.code, closed.value.reason) == (CLOSE_ELSEWHERE, "https://b.example")
-    assert table_id not in hall.tables
-    kept = other.kept(table_id)
-    assert kept is not None and "late" not in {step.id for step in kept.steps_read()}
-
-
-def taken_by(database: str, table_id: str, name: str) -> bool:
-    return holder(database, table_id) == name
-
-
-def pass_turns(player: Player) -> None:
-    """Read until it is the seat's turn to decide (saying ``next`` at a hand's end)."""
-    while not player.my_turn():
-        if player.last.get("type") == "hand-over":
-            player.send({"type": "next", "id": player.new_id("n")})
-            player.last = {}
-        player.receive()
-
-
-def test_a_node_paused_past_its_lease_acknowledges_nothing_once_another_holds_its_table(
-    database: str, tmp_path: Path
-) -> None:
-    """SIGSTOP the node that serves a table, past its lease: the other node takes the table.
-    An action sent to the paused node meanwhile is never acknowledged by it once it resumes
-    (SIGCONT): the database refuses its write, and its socket is sent to the new holder,
-    where the same action is acknowledged, once. Three rounds, the nodes taking turns; the
-    journal then holds every acknowledged action exactly once."""
-    a = start_node("a", database, tmp_path)
-    nodes = [a]
-    try:
-        created = create(a)  # alone, a serves it
-        table_id, token = created["table"], created["seats"]["S"]["token"]
-        nodes.append(start_node("b", database, tmp_path))
-        acked: dict[str, str] = {}
-        for _ in range(3):
-            player, paused = join(nodes, table_id, token)
-            player.play(1)
-            acked.update(player.acked)
-            pass_turns(player)
-            other = next(node for node in nodes if node is not paused)
-            paused.process.send_signal(signal.SIGSTOP)
-            try:
-                assert wait_for(partial(taken_by, database, table_id, other.name))
-                action, id_ = player.last["view"]["legal"][0], player.new_id("p")
-                player.send({"type": "act", "id": id_, "action": action})
-            finally:
-                paused.process.send_signal(signal.SIGCONT)
-            with pytest.raises(ConnectionClosed) as closed:
-                while True:
-                    message = player.receive()
-                    assert message.get("id") != id_, f"{paused.name} answered {message}"
-            assert closed.value.rcvd is not None
-            # Sent on to the holder; or, had the pause caught a write under way, whose
-            # session the database ended, told to try again.
-            code, reason = closed.value.rcvd.code, closed.value.rcvd.reason
-            assert (code, reason) == (CLOSE_ELSEWHERE, other.url) or code == CLOSE_TRY_AGAIN
-            again, served_by = join(nodes, table_id, token)
-            assert served_by is other
-            again.send({"type": "act", "id": id_, "action": action})
-            again.await_answer(id_)
-            acked[id_] = action
-            again.ws.close()
-    finally:
-        for node in nodes:
-            node.process.send_signal(signal.SIGCONT)
-            stop_node(node)
-    by_id: dict[str, list[list[str]]] = {}
-    for (body,) in rows(database, "SELECT body FROM steps WHERE table_id = %s", table_id):
-        step = json.loads(body)
-        if step["kind"] == "act":
-            by_id.setdefault(step["id"], []).append(step["actions"])
-    assert {id_: by_id.get(id_) for id_ in acked} == {
-        id_: [[action]] for id_, action in acked.items()
-    }
-    for node in nodes:
-        assert "Traceback" not in node.log.read_text(errors="replace"), node.log.read_text()
-
-
-# --------------------------------------------------------------------------- the database away
-
-#: How soon play goes on once the database is back (the issue's promise: 10 s).
-RESUMES_WITHIN = 10.0
-
-
-def postgres_cluster(url: str) -> list[str]:
-    """The Debian cluster (version and name) that serves ``url``, to stop and start it with
-    ``pg_ctlcluster``; skipped when that cannot be done here, failed instead under
-    ``CI=true``, as the other PostgreSQL tests are."""
-    parts = urlsplit(url)
-    port = str(parts.port or 5432)
-    problem = None
-    if shutil.which("pg_lsclusters") is None or shutil.which("pg_ctlcluster") is None:
-        problem = "no Debian PostgreSQL cluster tools (pg_lsclusters, pg_ctlcluster)"
-    elif os.geteuid() != 0:
-        problem = "pg_ctlcluster stops and starts PostgreSQL as root only"
-    elif parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-        problem = f"PostgreSQL runs on another host ({parts.hostname})"
-    else:
-        listed = subprocess.run(
-            ["pg_lsclusters", "--no-header"], capture_output=True, text=True, check=True
-        ).stdout
-        for line in listed.splitlines():
-            version, name, listens, status = line.split()[:4]
-            if listens == port and status.startswith("online"):
-                return [version, name]
-        problem = f"no cluster of pg_lsclusters is online on port {port}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and {problem}")
-    pytest.skip(problem)
-
-
-def status_of(node: Node, path: str) -> int:
-    """The HTTP status of ``GET path`` at the node (0: it did not answer)."""
-    try:
-        with urllib.request.urlopen(node.url + path, timeout=WAIT) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as answer:
-        return answer.code
-    except OSError:
-        return 0
-
-
-def play_through(node: Node, table_id: str, token: str, actions: int) -> dict[str, str]:
-    """Play ``actions`` actions of South as a page would, whatever happens to the node's
-    database meanwhile: a socket closed before its action was answered connects again and
-    sends the same action (the same id) until it is acknowledged. The actions acknowledged."""
-    player, _ = join([node], table_id, token)
-    pending: tuple[str, str] | None = None
-    acked: dict[str, str] = {}
-    while len(acked) < actions:
-        try:
-            if pending is not None:
-                id_, action = pending
-                player.send({"type": "act", "id": id_, "action": action})
-                player.await_answer(id_)
-                acked[id_], pending, player.last = action, None, {}
-            elif player.my_turn():
-                pending = player.new_id("r"), player.last["view"]["legal"][0]
-            elif player.last.get("type") == "hand-over":
-                player.send({"type": "next", "id": player.new_id("n")})
-                player.last = {}
-            else:
-                player.receive()
-        except ConnectionClosed:
-            player.ws.close()
-            player, _ = join([node], table_id, token)
-    player.ws.close()
-    return acked
-
-
-@contextmanager
-def watched(url: str) -> Iterator[Page | None]:
-    """The table page at ``url`` in Chromium, once it shows the table; None without Chromium
-    (but ``CI=true`` fails instead)."""
-    from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM_ARGS, chromium_path  # skipped there without a browser
-
-    chromium = chromium_path()
-    if chromium is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true and no Chromium (set BALOOT_CHROMIUM)")
-        yield None
-        return
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url)
-            page.locator("#felt").wait_for(timeout=WAIT * 1000)
-            yield page
-            assert errors == []
-        finally:
-            browser.close()
-
-
-@pytest.mark.alone  # it stops the PostgreSQL server every other storage test shares
-def test_play_resumes_within_10_s_of_the_database_coming_back(
-    database: str, postgres_url: str, tmp_path: Path
-) -> None:
-    """PostgreSQL stops under a running node (a table of bots, a table with a human) and
-    starts again: while it is away the node says so (503 for what it cannot read, and the
-    page of the bots' table says that the server cannot reach its database), and within 10 s
-    of its coming back the node, never restarted, plays on: the bots' table read back from
-    its journal, the human's actions acknowledged once each, none lost."""
-    from playwright.sync_api import expect
-
-    cluster = postgres_cluster(postgres_url)
-    node = start_node("a", database, tmp_path, "--bot-pause", "0.1")
-    try:
-        bots = create(node, seats={})["table"]
-        created = create(node)
-        table_id, token = created["table"], created["seats"]["S"]["token"]
-        acked = play_through(node, table_id, token, 2)
-
-        def steps_of(table: str) -> int:
-            return int(
-                rows(database, "SELECT COUNT(*) FROM steps WHERE table_id = %s", table)[0][0]
-            )
-
-        assert wait_for(lambda: steps_of(bots) >= 3)
-        with watched(f"{node.url}/t/{bots}") as page:
-            subprocess.run(["pg_ctlcluster", *cluster, "stop"], check=True, timeout=WAIT)
-            try:  # the bots' next step fails: the table is let go, and is read from storage
-                assert wait_for(lambda: status_of(node, f"/api/tables/{bots}") == 503)
-                if page is not None:
-                    status = page.locator("#status")
-                    expect(status).to_contain_text("cannot reach its database", timeout=WAIT * 1000)
-            finally:
-                subprocess.run(["pg_ctlcluster", *cluster, "start"], check=True, timeout=WAIT)
-            back, stopped_at = time.monotonic(), steps_of(bots)
-            assert wait_for(lambda: steps_of(bots) >= stopped_at + 3, RESUMES_WITHIN), (
-                f"the bots did not play on {time.monotonic() - back:.1f} s after the database"
-            )
-            if page is not None:
-                expect(status).not_to_contain_text("database", timeout=WAIT * 1000)
-        acked |= play_through(node, table_id, token, 2)
-        assert node.get(f"/api/tables/{bots}")["status"] == "playing"
-    finally:
-        stop_node(node)
-    assert "Traceback" not in node.log.read_text(errors="replace"), node.log.read_text()
-    for table in (bots, table_id):
-        numbers = [
-            n
-            for (n,) in rows(database, "SELECT n FROM steps WHERE table_id = %s ORDER BY n", table)
-        ]
-        assert numbers == list(range(len(numbers)))
-    by_id: dict[str, list[list[str]]] = {}
-    for (body,) in rows(database, "SELECT body FROM steps WHERE table_id = %s", table_id):
-        step = json.loads(body)
-        if step["kind"] == "act":
-            by_id.setdefault(step["id"], []).append(step["actions"])
-    assert {id_: by_id.get(id_) for id_ in acked} == {
-        id_: [[action]] for id_, action in acked.items()
-    }

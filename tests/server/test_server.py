@@ -27,7 +27,7 @@ from baloot.bots.heuristic import HeuristicBot
 from baloot.core.hand import Hand
 from baloot.records.record import loads
 from baloot.records.replay import replay
-from baloot.server import hall as hall_module
+from baloot.server import connections
 from baloot.server.app import RATE, create_app
 from baloot.server.hall import Hall
 from baloot.server.leases import Fence
@@ -578,7 +578,7 @@ def test_a_finished_hands_sheet_is_given_again_worded_to_a_page_that_came_after(
 def test_a_table_takes_a_bounded_number_of_connections(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(hall_module, "MAX_CONNECTIONS", 2)
+    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 2)
     client = server.client
     assert client is not None
     table = create(client)["table"]

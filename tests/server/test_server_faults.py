@@ -33,7 +33,7 @@ from test_storage import cut_off
 from websockets.sync.client import connect as ws_connect
 
 from baloot.core.seats import Seat
-from baloot.server import hall as hall_module
+from baloot.server import connections
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, CLOSE_UNRESTORABLE
 from baloot.server.node_duties import STORAGE_AWAY
@@ -72,7 +72,7 @@ def fault(server: Server, table_id: str) -> None:
     async def failing() -> None:
         live = hall.tables[table_id]
         async with live.lock:
-            hall._fault(live, StorageError("disk full"))
+            hall.fault(live, StorageError("disk full"))
 
     assert server.client.portal is not None
     server.client.portal.call(failing)
@@ -101,7 +101,7 @@ def test_connections_during_a_restore_wait_for_one_and_the_same_copy_of_the_tabl
             table_id = created.id
             live = hall.tables[table_id]
             async with live.lock:
-                hall._fault(live, StorageError("disk full"))
+                hall.fault(live, StorageError("disk full"))
             assert table_id not in hall.tables
             monkeypatch.setattr(Room, "from_config", counted)
             slowed(hall.store, "kept", 0.2)
@@ -460,7 +460,7 @@ def test_a_storage_failure_while_connecting_leaves_no_ghost_connection(
 def test_the_connection_cap_holds_when_many_connect_at_once(
     opener: Opener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(hall_module, "MAX_CONNECTIONS", 3)
+    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 3)
 
     async def main() -> None:
         hall = Hall(opener(), **FAST)

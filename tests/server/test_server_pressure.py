@@ -176,8 +176,9 @@ class OneWorker:
     def _work(self) -> None:
         while (item := self._queue.get()) is not None:
             task, made = item
-            give(made, task.run())  # unless the server stopped waiting for it
-            self.decided += 1
+            decision = task.run()
+            self.decided += 1  # counted before it is given: the table may publish it at once
+            give(made, decision)  # unless the server stopped waiting for it
 
 
 @pytest.fixture

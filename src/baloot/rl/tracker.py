@@ -36,8 +36,6 @@ True
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Final
 
 import numpy as np
@@ -50,117 +48,19 @@ from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.projects import ProjectKind
 from baloot.core.seats import SEATS, Seat
 from baloot.core.vocabulary import Contract, ContractKind, Phase
-from baloot.rl.action_space import EKKA_PLAYS, NUM_ACTIONS, PLAYS, index_of
+from baloot.rl.action_space import index_of
 from baloot.rl.observation import (
     _BIDS,
     _PHASES,
     _QUESTIONS,
     _STEPS,
-    LAYOUT,
-    OFFSETS,
     SCORE_SCALE,
-    SIZE,
     Vector,
     rules_vector,
 )
+from baloot.rl.tracker_table import AT, COMPILED, GATHER, ONE, TABLE_SIZE, TRICKS
 
-#: How a slice of the observation is read from the table depends on the set its name is in:
-#: one value or block per seat (relative to the observer), per team (own, other), the
-#: observer's private part, a block for each other seat; ``seat``, ``bidding`` and
-#: ``doubling`` are read apart, and any other slice is the same for every observer.
-_SEATS: Final = frozenset(
-    {"dealer", "to_act", "question_about", "held", "taker", "opening_passes", "declarer",
-     "doubling_passes", "played", "trick", "trick_leader", "trick_words", "declared", "shown"}
-)  # fmt: skip
-_TEAMS: Final = frozenset({"tricks_won", "card_points", "score"})
-_OWN: Final = frozenset({"own_cards", "own_projects"})
-_OTHERS: Final = frozenset(
-    {"known_excluded", "known_void", "known_no_trump", "known_trump_below", "known_holds",
-     "known_kinds"}
-)  # fmt: skip
-
-
-def _table_layout() -> tuple[dict[str, int], int]:
-    """Where each slice lies in the table (a seat's or each other's part, for all four), and
-    the table's size; two cells at the end hold the constants 0 and 1."""
-    at: dict[str, int] = {}
-    size = 0
-    for part in LAYOUT:
-        at[part.name] = size
-        if part.name == "seat":
-            continue
-        if part.name in _OWN:
-            size += 4 * part.size
-        elif part.name in _OTHERS:
-            size += 4 * part.size // 3
-        else:
-            size += part.size
-    return at, size + 2
-
-
-_AT, TABLE_SIZE = _table_layout()
-_ZERO: Final = TABLE_SIZE - 2
-_ONE: Final = TABLE_SIZE - 1
-
-
-def _gather_of(me: int) -> npt.NDArray[np.intp]:
-    """For each value of seat ``me``'s observation, its place in the table."""
-    index = np.empty(SIZE, np.intp)
-    for part in LAYOUT:
-        name, size, begin = part.name, part.size, OFFSETS[part.name]
-        table = _AT[name]
-        for j in range(size):
-            if name == "seat":
-                place = _ONE if j == me else _ZERO
-            elif name in _SEATS:
-                width = size // 4
-                place = table + ((me + j // width) & 3) * width + j % width
-            elif name in _TEAMS:
-                place = table + ((me + j) & 1)
-            elif name in _OWN:
-                place = table + me * size + j
-            elif name in _OTHERS:
-                width = size // 3
-                place = table + ((me + 1 + j // width) & 3) * width + j % width
-            elif name == "bidding":
-                rnd, rest = divmod(j, 4 * len(_BIDS))
-                seat, call = divmod(rest, len(_BIDS))
-                place = table + (rnd * 4 + ((me + seat) & 3)) * len(_BIDS) + call
-            elif name == "doubling":
-                step, seat = divmod(j, 4)
-                place = table + step * 4 + ((me + seat) & 3)
-            else:
-                place = table + j
-            index[begin + j] = place
-    return index
-
-
-#: For each seat (by index), where each value of its observation lies in the table.
-GATHER: Final = np.stack([_gather_of(me) for me in range(4)])
-GATHER.flags.writeable = False
-
-
-def _compiled() -> ModuleType | None:
-    """The compiled play (``_tricks.c``), told where the table's values are; None where it
-    was not built (no C compiler at install)."""
-    try:
-        module = importlib.import_module("baloot.rl._tricks")
-    except ImportError:
-        return None
-    places = (
-        "own_cards", "held", "played", "trick_leader", "trick", "trick_words", "to_act",
-        "known_excluded", "known_holds", "known_void", "known_no_trump", "known_trump_below",
-        "trick_number", "tricks_won", "card_points",
-    )  # fmt: skip
-    module.configure(
-        tuple(_AT[name] for name in places), TABLE_SIZE, PLAYS, EKKA_PLAYS, NUM_ACTIONS
-    )
-    return module
-
-
-_TRICKS: Final = _compiled()
-#: Whether the compiled play was built: it then follows the cards of every tracker's hand.
-COMPILED: Final = _TRICKS is not None
+__all__ = ["COMPILED", "GATHER", "TABLE_SIZE", "Tracker", "observe_rows"]
 
 _PHASE: Final = {phase: i for i, phase in enumerate(_PHASES)}
 _QUESTION: Final = {kind: i for i, kind in enumerate(_QUESTIONS)}
@@ -195,7 +95,7 @@ class Tracker:
         self.hand = hand
         #: The compiled play's state while it follows the cards, from the play's start.
         self._tricks: npt.NDArray[np.int64] | None = None
-        self._compile = compiled and _TRICKS is not None
+        self._compile = compiled and TRICKS is not None
         self._start()
 
     def fork(self, hand: Hand, table: Vector | None = None) -> Tracker:
@@ -250,13 +150,13 @@ class Tracker:
         if hand.actions:
             raise ValueError("a tracker follows a hand from its first action")
         t.fill(0.0)
-        t[_ONE] = 1.0
-        t[_AT["dealer"] + hand.dealer] = 1
-        t[_AT["exposed"] + hand.exposed.index] = 1
+        t[ONE] = 1.0
+        t[AT["dealer"] + hand.dealer] = 1
+        t[AT["exposed"] + hand.exposed.index] = 1
         rules = rules_vector(hand.rules)
-        t[_AT["rules"] : _AT["rules"] + len(rules)] = rules
+        t[AT["rules"] : AT["rules"] + len(rules)] = rules
         for team, total in enumerate(hand.score_before):
-            t[_AT["score"] + team] = min(total / SCORE_SCALE, 1.0)
+            t[AT["score"] + team] = min(total / SCORE_SCALE, 1.0)
         self._phase = self._to_act = -1
         self._question: tuple[int, int] = (-1, -1)
         self._hands = [-1, -1, -1, -1]
@@ -274,8 +174,8 @@ class Tracker:
         state = self._tricks
         # In the first trick a seat may also declare: the engine lists those choices.
         if state is not None and self._plays >= 4:
-            assert _TRICKS is not None
-            _TRICKS.legal(state, out)
+            assert TRICKS is not None
+            TRICKS.legal(state, out)
             return
         out.fill(0)
         for action in self.hand.legal_actions():
@@ -291,14 +191,14 @@ class Tracker:
         card = action.card
         if action.verb is _PLAY and card is not None:
             c = card.index
-            t[_AT["own_cards"] + seat * 32 + c] = 0
+            t[AT["own_cards"] + seat * 32 + c] = 0
             self._hands[seat] &= ~(1 << c)
-            t[_AT["held"] + seat] -= 0.125
-            t[_AT["played"] + seat * 32 + c] = 1
-            words = _AT["trick_words"]
+            t[AT["held"] + seat] -= 0.125
+            t[AT["played"] + seat * 32 + c] = 1
+            words = AT["trick_words"]
             if self._plays % 4 == 0:  # the last trick was cleared when it ended
-                t[_AT["trick_leader"] + seat] = 1
-            t[_AT["trick"] + seat * 32 + c] = 1
+                t[AT["trick_leader"] + seat] = 1
+            t[AT["trick"] + seat * 32 + c] = 1
             t[words + seat * 2] = action.ekka
             t[words + seat * 2 + 1] = action.baloot
             self._plays += 1
@@ -326,7 +226,7 @@ class Tracker:
     def _follow_compiled(self, action: Action, state: npt.NDArray[np.int64]) -> None:
         """Write what ``action`` changed, the play begun: a card through the compiled play,
         a declaration here."""
-        assert _TRICKS is not None
+        assert TRICKS is not None
         seat = int(action.seat)
         card = action.card
         if card is None:  # a declaration, which tells the kinds of the seat's projects
@@ -339,7 +239,7 @@ class Tracker:
             return
         to_act = self.hand.to_act
         self._to_act = -1 if to_act is None else int(to_act)
-        _TRICKS.play(self.table, state, seat, card.index, action.ekka, action.baloot, self._to_act)
+        TRICKS.play(self.table, state, seat, card.index, action.ekka, action.baloot, self._to_act)
         self._hands[seat] &= ~(1 << card.index)
         self._plays += 1
         if self._unplayed[seat]:
@@ -410,23 +310,23 @@ class Tracker:
         if length is None or self._calls < length:
             if verb in _BID:
                 rnd = min(self._passes_run // 4, 2)
-                t[_AT["bidding"] + (rnd * 4 + seat) * len(_BIDS) + _BID[verb]] = 1
+                t[AT["bidding"] + (rnd * 4 + seat) * len(_BIDS) + _BID[verb]] = 1
             if verb is _PASS:
                 if not self._opened:
                     self._passes_run += 1
-                    t[_AT["opening_passes"] + seat] = 1
+                    t[AT["opening_passes"] + seat] = 1
             else:
                 self._opened = True
         elif verb is _DECLARE:
             self._in_play = True
         elif not self._in_play:
             if verb is _PASS:
-                t[_AT["doubling_passes"] + seat] = 1
+                t[AT["doubling_passes"] + seat] = 1
             else:
                 if verb in _STEP:
-                    t[_AT["doubling"] + _STEP[verb] * 4 + seat] = 1
+                    t[AT["doubling"] + _STEP[verb] * 4 + seat] = 1
                 if action.locked:
-                    t[_AT["doubling_locks"] + (verb is _FOUR)] = 1
+                    t[AT["doubling_locks"] + (verb is _FOUR)] = 1
         self._calls += 1
         contract = self.hand.contract
         changed = contract != self._contract
@@ -439,18 +339,18 @@ class Tracker:
                 ("level", 5),
                 ("locked", 1),
             ):
-                t[_AT[name] : _AT[name] + size] = 0
+                t[AT[name] : AT[name] + size] = 0
             if contract is not None:
-                t[_AT["contract_kind"] + (contract.trump is None)] = 1
+                t[AT["contract_kind"] + (contract.trump is None)] = 1
                 if contract.trump is not None:
-                    t[_AT["trump"] + contract.trump] = 1
-                t[_AT["declarer"] + contract.declarer] = 1
-                t[_AT["level"] + contract.level - 1] = 1
-                t[_AT["locked"]] = 1 if contract.locked else 0
+                    t[AT["trump"] + contract.trump] = 1
+                t[AT["declarer"] + contract.declarer] = 1
+                t[AT["level"] + contract.level - 1] = 1
+                t[AT["locked"]] = 1 if contract.locked else 0
         taker = self.hand.taker
         if taker is not None and taker != self._taker:
             self._taker = int(taker)
-            t[_AT["taker"] + taker] = 1
+            t[AT["taker"] + taker] = 1
             changed = True
         return changed
 
@@ -461,17 +361,17 @@ class Tracker:
             cards = hand.hand(Seat(seat)).mask
             if cards == self._hands[seat]:
                 continue
-            _write_bits(t, _AT["own_cards"] + seat * 32, max(self._hands[seat], 0), cards)
+            _write_bits(t, AT["own_cards"] + seat * 32, max(self._hands[seat], 0), cards)
             self._hands[seat] = cards
-            t[_AT["held"] + seat] = cards.bit_count() / 8
-            at = _AT["own_projects"] + seat * 4
+            t[AT["held"] + seat] = cards.bit_count() / 8
+            at = AT["own_projects"] + seat * 4
             t[at : at + 4] = 0
             for project in hand.projects(Seat(seat)):
                 t[at + project.kind - 1] += 0.5
 
     def _declared(self, seat: int) -> None:
         """What ``seat`` declared, told once it plays its first card."""
-        at = _AT["declared"] + seat * 5
+        at = AT["declared"] + seat * 5
         t = self.table
         t[at] = 1
         for project in self.hand.declared(Seat(seat)) or ():
@@ -479,15 +379,15 @@ class Tracker:
 
     def _trick_done(self) -> None:
         t, hand = self.table, self.hand
-        t[_AT["trick"] : _AT["trick_words"] + 8] = 0  # the trick, its leader, its words
+        t[AT["trick"] : AT["trick_words"] + 8] = 0  # the trick, its leader, its words
         done = hand.trick_number
-        t[_AT["trick_number"]] = done / 8
+        t[AT["trick_number"]] = done / 8
         won = hand.tricks_won
         points = hand.card_points()
-        at = _AT["tricks_won"]
+        at = AT["tricks_won"]
         t[at] = won[0] / 8
         t[at + 1] = won[1] / 8
-        at = _AT["card_points"]
+        at = AT["card_points"]
         t[at] = points[0] / 162
         t[at + 1] = points[1] / 162
         if done == 1:
@@ -497,7 +397,7 @@ class Tracker:
         """The projects shown as the first trick ends (R10.5)."""
         t = self.table
         for shown in self.hand.shown_projects():
-            at = _AT["shown"] + shown.seat * 32
+            at = AT["shown"] + shown.seat * 32
             for card in shown.project.cards:
                 t[at + card.index] = 1
 
@@ -507,16 +407,16 @@ class Tracker:
         phase = _PHASE[hand.phase]
         if phase != self._phase:
             if self._phase >= 0:
-                t[_AT["phase"] + self._phase] = 0
-            t[_AT["phase"] + phase] = 1
+                t[AT["phase"] + self._phase] = 0
+            t[AT["phase"] + phase] = 1
             self._phase = phase
         to_act = hand.to_act
         now = -1 if to_act is None else int(to_act)
         if now != self._to_act:
             if self._to_act >= 0:
-                t[_AT["to_act"] + self._to_act] = 0
+                t[AT["to_act"] + self._to_act] = 0
             if now >= 0:
-                t[_AT["to_act"] + now] = 1
+                t[AT["to_act"] + now] = 1
             self._to_act = now
         question = hand.question
         asked = (
@@ -527,14 +427,14 @@ class Tracker:
         if asked != self._question:
             kind, about = self._question
             if kind >= 0:
-                t[_AT["question"] + kind] = 0
+                t[AT["question"] + kind] = 0
             if about >= 0:
-                t[_AT["question_about"] + about] = 0
+                t[AT["question_about"] + about] = 0
             kind, about = self._question = asked
             if kind >= 0:
-                t[_AT["question"] + kind] = 1
+                t[AT["question"] + kind] = 1
             if about >= 0:
-                t[_AT["question_about"] + about] = 1
+                t[AT["question_about"] + about] = 1
         if not knowledge:
             return
         known = every_seat(hand)
@@ -549,16 +449,16 @@ class Tracker:
         old = self._known[seat]
         if old is None:
             old = _NOTHING_KNOWN
-        _write_bits(t, _AT["known_excluded"] + seat * 32, old.excluded.mask, known.excluded.mask)
-        _write_bits(t, _AT["known_holds"] + seat * 32, old.holds.mask, known.holds.mask)
+        _write_bits(t, AT["known_excluded"] + seat * 32, old.excluded.mask, known.excluded.mask)
+        _write_bits(t, AT["known_holds"] + seat * 32, old.holds.mask, known.holds.mask)
         if known.void != old.void:
-            at = _AT["known_void"] + seat * 4
+            at = AT["known_void"] + seat * 4
             t[at : at + 4] = 0
             for suit in known.void:
                 t[at + suit] = 1
-        t[_AT["known_no_trump"] + seat] = known.no_trump
+        t[AT["known_no_trump"] + seat] = known.no_trump
         if known.trump_below != old.trump_below:
-            at = _AT["known_trump_below"] + seat * 32
+            at = AT["known_trump_below"] + seat * 32
             t[at : at + 32] = 0
             if known.trump_below is not None:
                 t[at + known.trump_below.index] = 1
@@ -566,7 +466,7 @@ class Tracker:
             self._write_kinds(seat, known.kinds)
 
     def _write_kinds(self, seat: int, kinds: tuple[ProjectKind, ...]) -> None:
-        at = _AT["known_kinds"] + seat * 4
+        at = AT["known_kinds"] + seat * 4
         t = self.table
         t[at : at + 4] = 0
         for kind in kinds:
@@ -581,14 +481,15 @@ def observe_rows(tables: Vector, seats: npt.NDArray[np.int8], out: Vector) -> No
     """Row ``i`` of ``out``: the observation of seat ``seats[i]`` from table ``tables[i]``.
 
     >>> import random
+    >>> from baloot.rl.observation import SIZE
     >>> tracker = Tracker(Hand.new(rng=random.Random(1)))
     >>> out = np.zeros((2, SIZE), np.float32)
     >>> observe_rows(np.stack([tracker.table, tracker.table]), np.array([0, 3], np.int8), out)
     >>> bool((out[1] == tracker.observe(3)).all()), bool((out[0] == out[1]).all())
     (True, False)
     """
-    if _TRICKS is not None:
-        _TRICKS.gather(tables, GATHER, seats, out)
+    if TRICKS is not None:
+        TRICKS.gather(tables, GATHER, seats, out)
         return
     for i, seat in enumerate(seats.tolist()):
         tables[i].take(GATHER[seat], out=out[i])
@@ -598,8 +499,8 @@ _PLAYING: Final = _PHASE[Phase.PLAYING]
 #: Places of the compiled play's state.
 _TO_ACT, _EXCLUDED, _VOID, _BELOW, _HOLDS = (
     (-1,) * 5
-    if _TRICKS is None
-    else (_TRICKS.TO_ACT, _TRICKS.EXCLUDED, _TRICKS.VOID, _TRICKS.BELOW, _TRICKS.HOLDS)
+    if TRICKS is None
+    else (TRICKS.TO_ACT, TRICKS.EXCLUDED, TRICKS.VOID, TRICKS.BELOW, TRICKS.HOLDS)
 )
 
 #: What a tracker's empty table says of a seat.

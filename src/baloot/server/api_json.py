@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from baloot.server.hall import Hall, record_url
+from baloot.server.hall import Hall
 from baloot.server.journal import JournalError, KeptTable, TableConfig
+from baloot.server.live import record_url
 from baloot.server.room import Room
 from baloot.server.storage import TableStatus
 from baloot.view.sheet import explain

@@ -1,15 +1,20 @@
 """A table in memory (:class:`Live`) and a connection's queue of messages (:class:`Outbox`),
-as the hall keeps them, and the close codes the hall gives."""
+as the hall keeps them, the close codes the hall gives, and what a table tells of itself:
+its record, its summary, its score for the lobby."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
+from baloot.records.summary import teams_json
+from baloot.records.writer import dumps
 from baloot.server.journal import TableConfig
 from baloot.server.leases import Fence
 from baloot.server.outgoing import Sent
+from baloot.server.publishing import Outgoing
 from baloot.server.room import Room
 from baloot.server.seating import Connection
 
@@ -83,7 +88,36 @@ class Live:
         """True when a bot of the table runs a process (an operator's bot program)."""
         return any(hasattr(bot, "close") for bot in self.room.table.bots.values())
 
+    def send(self, out: list[Outgoing]) -> None:
+        """Hand ``out`` to the connections, with nothing to store first."""
+        for connection, message in out:
+            outbox = self.outboxes.get(connection)
+            if outbox is not None:
+                outbox.put(message)
+
 
 def score_of(room: Room) -> tuple[int, tuple[int, int]]:
     """The table's hand in play and its match totals, as the lobby lists them."""
     return room.table.hand_number, room.table.match.totals
+
+
+def record_url(table_id: str) -> str:
+    """The address of the match record of the table ``table_id``."""
+    return f"/api/matches/{table_id}/record"
+
+
+def record_of(live: Live) -> str:
+    """The match so far as a ``baloot/1`` record, dated the day the table was made."""
+    date = time.strftime("%Y-%m-%d", time.gmtime(live.config.created))
+    return dumps(live.room.table.record(date=date))
+
+
+def summary_of(live: Live) -> dict[str, Any]:
+    """The match's players, totals and winner, as the history of matches lists them."""
+    match = live.room.table.match
+    winner = match.winner
+    return {
+        "players": dict(live.config.players),
+        "totals": teams_json(match.totals),
+        "winner": None if winner is None else winner.name,
+    }

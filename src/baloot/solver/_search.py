@@ -20,7 +20,6 @@ The compiled search in ``_fast.c`` is this one over bit masks in C.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
 from baloot.core.cards import (
@@ -34,52 +33,12 @@ from baloot.core.cards import (
     TRUMP_STRENGTH,
 )
 from baloot.core.play_rules import beats, ekka_mask, play_mask
+from baloot.solver._alike import PLAIN_ORDER, TRUMP_ORDER, merged, packed
 from baloot.solver._problem import Problem
 
 _INF: Final = 30000
 _SUIT_MASKS: Final = tuple(0xFF << (8 * s) for s in range(4))
 _BEST_PLAIN: Final = BEST_PLAIN
-
-
-def _order(strength: tuple[int, ...]) -> tuple[int, ...]:
-    """The ranks from the strongest to the weakest."""
-    return tuple(sorted(range(8), key=lambda r: -strength[r]))
-
-
-_PLAIN_ORDER: Final = _order(PLAIN_STRENGTH)
-_TRUMP_ORDER: Final = _order(TRUMP_STRENGTH)
-#: The ranks of no points at the bottom of a suit, strongest first: 9 8 7, or 8 7 of trumps.
-_ZERO_PLAIN: Final = tuple(r for r in _PLAIN_ORDER if PLAIN_POINTS[r] == 0)
-_ZERO_TRUMPS: Final = tuple(r for r in _TRUMP_ORDER if TRUMP_POINTS[r] == 0)
-
-
-@cache
-def _representatives(trump: bool, legal: int, transparent: int) -> int:
-    """Of the ``legal`` cards of one suit (a byte), one card of each run of equivalent cards,
-    the strongest: a run's cards touch once the cards between them are ``transparent`` (gone
-    or in the same hand) and have the same points, so they take the same tricks and points."""
-    order = _TRUMP_ORDER if trump else _PLAIN_ORDER
-    points = TRUMP_POINTS if trump else PLAIN_POINTS
-    kept = 0
-    last = -1
-    chained = False
-    for rank in order:
-        if legal >> rank & 1:
-            if not (chained and points[rank] == points[last]):
-                kept |= 1 << rank
-            last = rank
-            chained = True
-        elif not transparent >> rank & 1:
-            chained = False
-    return kept
-
-
-@cache
-def _packing(trump: bool, remaining: int) -> tuple[int, ...]:
-    """For the cards of no points still out in a suit (``remaining``, bits from the
-    strongest), each subset of them moved to the same places packed at the top."""
-    slots = [bit for bit in range(3 if not trump else 2) if remaining >> bit & 1]
-    return tuple(sum(1 << i for i, bit in enumerate(slots) if held >> bit & 1) for held in range(8))
 
 
 @dataclass(slots=True)
@@ -362,7 +321,7 @@ class Search:
             trumps_left = (left_hand & tm).bit_count()
             trumps_right = (right_hand & tm).bit_count()
             if not (self.problem.locked and mine & ~tm):
-                for rank in _TRUMP_ORDER:
+                for rank in TRUMP_ORDER:
                     card = trump * 8 + rank
                     if not every >> card & 1:
                         continue
@@ -381,7 +340,7 @@ class Search:
             if trumps_right:
                 limit = min(limit, (right_hand & _SUIT_MASKS[suit]).bit_count())
             taken = 0
-            for rank in _PLAIN_ORDER:
+            for rank in PLAIN_ORDER:
                 if taken >= limit:
                     break
                 card = suit * 8 + rank
@@ -405,7 +364,7 @@ class Search:
         ours = s.hands[team] | s.hands[team + 2]
         every = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
         points = 0
-        for rank in _TRUMP_ORDER:
+        for rank in TRUMP_ORDER:
             card = self.trump * 8 + rank
             if not every >> card & 1:
                 continue
@@ -414,38 +373,9 @@ class Search:
             points += self.points[card]
         return points
 
-    def packed(self, hands: list[int]) -> tuple[int, int, int, int]:
-        """The hands with the cards of no points at the bottom of each suit (9 8 7, or 8 7
-        of trumps) packed towards the strongest: positions that differ only in which of them
-        are gone are the same problem."""
-        every = hands[0] | hands[1] | hands[2] | hands[3]
-        h0, h1, h2, h3 = hands
-        for suit in range(4):
-            trump = suit == self.trump
-            shift = suit * 8 + (6 if trump else 5)
-            zone = (3 if trump else 7) << shift
-            remaining = (every & zone) >> shift
-            if remaining & (remaining + 1):
-                pack = _packing(trump, remaining)
-                h0 = h0 & ~zone | pack[(h0 & zone) >> shift] << shift
-                h1 = h1 & ~zone | pack[(h1 & zone) >> shift] << shift
-                h2 = h2 & ~zone | pack[(h2 & zone) >> shift] << shift
-                h3 = h3 & ~zone | pack[(h3 & zone) >> shift] << shift
-        return (h0, h1, h2, h3)
-
     def candidates(self, s: _State, seat: int, legal: int) -> int:
         """``legal`` with one card of each run of equivalent cards (the strongest)."""
-        if not self.merge:
-            return legal
-        transparent = s.gone | s.hands[seat]
-        kept = 0
-        for suit in range(4):
-            shift = suit * 8
-            byte = legal >> shift & 0xFF
-            if byte & (byte - 1):
-                byte = _representatives(suit == self.trump, byte, transparent >> shift & 0xFF)
-            kept |= byte << shift
-        return kept
+        return merged(legal, s.gone | s.hands[seat], self.trump) if self.merge else legal
 
     def ordered(self, s: _State, seat: int, best: int) -> list[tuple[int, bool]]:
         """The moves of ``seat`` to search, likely best first (``best``: a remembered lead)."""
@@ -591,7 +521,7 @@ class Search:
         key: tuple[int, ...] = ()
         best = -1
         if self.use_table:
-            key = (*self.packed(s.hands), s.leader)
+            key = (*packed(s.hands, self.trump), s.leader)
             if score:
                 key += (s.points, s.flags, s.outcome)
             entry = self.table.get(key)
