@@ -1,6 +1,6 @@
-"""The pages as shipped: everything they load is in the package, nothing inline (the CSP
-forbids it), every module they import exists, and every word has English and Arabic, in one
-home: the pages' catalog, or the game's words of :mod:`baloot.words.pages`."""
+"""The pages as shipped: one head shared by all, everything they load in the package, nothing
+inline (the CSP forbids it), every module they import exists, and every word has English and
+Arabic, in one home: the pages' catalog, or the game's words of :mod:`baloot.words.pages`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from baloot.core.reasons import ReasonCode
 from baloot.core.rules import CHOICES, Rules
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Level, Phase, QuestionKind, TrickWord
+from baloot.server.app import page_html
 from baloot.words.lobby import lobby_words
 from baloot.words.pages import page_words
 from baloot.words.strings import TABLES
@@ -28,9 +29,35 @@ PAGES = ("lobby.html", "table.html", "history.html", "analysis.html", "fair.html
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
 
+#: The page's own part of its head: its title (a page's script translates it) and its script.
+OWN_HEAD = re.compile(
+    r'\A<title>Baloot · بلوت</title>\n<script type="module" src="/static/[a-z-]+\.js"></script>\n\Z'
+)
+
+
+@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_every_page_is_served_under_the_one_shared_head(page: str, lang: str) -> None:
+    """The head the pages share (``head.html``: the document, its language and direction,
+    charset, viewport, style sheet, icon) is written once; each page adds its title and
+    script alone."""
+    shared = (STATIC / "head.html").read_text(encoding="utf-8")
+    assert "{{head}}" not in shared and "<title" not in shared
+    file = (STATIC / page).read_text(encoding="utf-8")
+    assert file.startswith("{{head}}\n") and file.count("{{head}}") == 1
+    own, _, _ = file.removeprefix("{{head}}\n").partition("</head>")
+    assert OWN_HEAD.match(own), own
+    served = page_html(page.removesuffix(".html"), lang)
+    direction = "rtl" if lang == "ar" else "ltr"
+    filled = shared.replace("{{lang}}", lang).replace("{{dir}}", direction)
+    assert served.startswith(filled + own + "</head>")
+    assert served.count("<head>") == served.count("<meta charset") == 1
+    assert f'<html lang="{lang}" dir="{direction}">' in served and "{{" not in served
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_loads_only_files_of_the_package(page: str) -> None:
-    html = (STATIC / page).read_text(encoding="utf-8")
+    html = page_html(page.removesuffix(".html"), "en")
     loaded = re.findall(r'(?:src|href)="([^"]+)"', html)
     for address in loaded:
         assert not address.startswith(("http:", "https:", "//")), address
@@ -41,12 +68,11 @@ def test_a_page_loads_only_files_of_the_package(page: str) -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_a_page_has_no_inline_script_style_or_handler(page: str) -> None:
-    html = (STATIC / page).read_text(encoding="utf-8")
+    html = page_html(page.removesuffix(".html"), "en")
     for script in re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S):
         assert "src=" in script[0] and not script[1].strip()
     assert "<style" not in html and not re.search(r"\sstyle=", html)
     assert not re.search(r"\son[a-z]+=", html)
-    assert 'lang="{{lang}}" dir="{{dir}}"' in html
 
 
 #: The modules the server writes itself (``server.app``), by the path a page imports.

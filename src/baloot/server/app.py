@@ -211,10 +211,11 @@ def _lang(request: Request | WebSocket) -> str:
 
 
 def page_html(name: str, lang: str) -> str:
-    """The page ``name`` in ``lang``: its file with the language and direction filled in."""
-    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8")
-    direction = "rtl" if lang == "ar" else "ltr"
-    return text.replace("{{lang}}", lang).replace("{{dir}}", direction)
+    """The page ``name`` in ``lang``: its file under the pages' one head (``head.html``), with
+    the language and direction filled in."""
+    head = (_STATIC / "head.html").read_text(encoding="utf-8").removesuffix("\n")
+    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8").replace("{{head}}", head, 1)
+    return text.replace("{{lang}}", lang).replace("{{dir}}", "rtl" if lang == "ar" else "ltr")
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:

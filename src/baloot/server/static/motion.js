@@ -11,8 +11,7 @@
 // With prefers-reduced-motion nothing moves and nothing waits: every frame shows as it comes.
 // A page in a hidden tab catches up at once too (its timers are slowed by the browser).
 
-import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { $ } from "./dom.js";
 import { readAction } from "./protocol.js";
 
 /** The least time a card of another seat stays the newest on the felt, in ms. */
@@ -26,7 +25,7 @@ export const DEAL_MS = 500;
 const SLIDE_MS = 380;
 const TRAVEL_MS = 320;
 
-const reducedQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+const reducedQuery = globalThis.matchMedia ? globalThis.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
 /** Whether the reader asked for no animation. */
 export function reducedMotion() {
@@ -194,15 +193,6 @@ export function animate(before, kind, seatBox, dealer) {
     const box = where ? $("seat-" + where.slice(3)) : null;
     if (box) travel(node, box);
   }
-}
-
-/** Marks the card that led the trick on the felt (the first drawn: a trick is drawn from its
- *  leader on). */
-export function markLeader() {
-  const first = document.querySelector("#center .played");
-  if (!first || first.classList.contains("leads")) return;
-  first.classList.add("leads");
-  first.append(el("span", { class: "lead-mark" }, t("leads")));
 }
 
 function cardKey(node) {

@@ -241,14 +241,15 @@ export class TableConnection {
   }
 
   receive(message) {
+    if (!message || typeof message !== "object") return;
     const type = message.type;
     if (typeof message.now === "number") this.clockOffset = message.now - Date.now();
     if (type === "pong") return;
-    if (type === "ack" || type === "reject" || type === "hint") {
+    if (typeof message.v !== "number") {
+      // An answer (ack, reject, hint), or a type the page may not know: the page's to handle.
       this.onChange(type, message);
       return;
     }
-    if (typeof message.v !== "number") return;
     if (type === "snapshot") {
       if (this.via && this.moveTo(this.via)) return; // HOME serves the table now: go there
       if (message.v < this.v) return;

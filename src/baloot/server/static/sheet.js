@@ -1,9 +1,7 @@
 // The score sheet as players know it: the two columns (لنا / لهم) of a finished hand's
-// figures — tricks, card points, projects, game points — drawn from the hand-over's keyed
-// sheet lines (view/sheet.py, the same table as the terminal's), the sentences below it.
-
-import { el } from "./dom.js";
-import { t } from "./i18n.js";
+// figures — tricks, card points, projects, game points — read from the hand-over's keyed
+// sheet lines (view/sheet.py, the same table as the terminal's); the sentences go below it.
+// Plain data: table-sheet.js draws the rows.
 
 /** The keys whose sentences the table already says: not repeated below it (as the terminal). */
 export const IN_TABLE = new Set(["contract", "tricks", "game_points"]);
@@ -22,17 +20,15 @@ function perTeam(lines, name) {
 }
 
 /**
- * The table of a finished hand's figures, or null for a hand with none (annulled). `lines`
- * are its sheet lines ([{key, params}]); `teams` the two columns' teams in order, `labels`
- * their headings; `totals` the match totals after the hand, or null.
+ * The rows of a finished hand's figures, [{key, values: {NS, EW}, strong}] in order, or null
+ * for a hand with none (annulled). `lines` are its sheet lines ([{key, params}]); `totals`
+ * the match totals after the hand, or null.
  */
-export function sheetFigures(lines, teams, labels, totals) {
+export function sheetRows(lines, totals) {
   const found = byKey(lines || []);
   if (!found.decision || !found.tricks || !found.written) return null;
   const rows = [];
-  const row = (key, values, strong = false) => rows.push(el("tr", { class: strong ? "strong" : "", "data-row": key },
-    el("th", { scope: "row" }, t(key)),
-    ...teams.map((team) => el("td", {}, String(values[team])))));
+  const row = (key, values, strong = false) => rows.push({ key, values, strong });
   row("row_tricks", found.tricks[0]);
   row("row_card_points", found.card_points[0]);
   if (!found.kaboot && found.counting_team) {
@@ -45,7 +41,5 @@ export function sheetFigures(lines, teams, labels, totals) {
   }
   row("row_written", found.written[0], true);
   if (totals) row("row_totals", totals, true);
-  return el("table", { class: "sheet-figures", "aria-label": t("sheet_table_label") },
-    el("thead", {}, el("tr", {}, el("td", {}), ...teams.map((team) => el("th", { scope: "col" }, labels[team])))),
-    el("tbody", {}, rows));
+  return rows;
 }

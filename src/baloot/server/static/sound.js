@@ -7,7 +7,6 @@
 // later.
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
 
 const STORE_KEY = "baloot.sound";
 let context = null;
@@ -35,7 +34,7 @@ let allowed = false;
 
 function audio() {
   if (!sessionOn || !allowed) return null;
-  const Context = window.AudioContext || window.webkitAudioContext;
+  const Context = globalThis.AudioContext || globalThis.webkitAudioContext;
   if (!Context) return null;
   if (!context) {
     try {
@@ -51,7 +50,7 @@ function audio() {
 /** The phone buzzes `pattern` (ms on, off, on…) where the browser allows a page to vibrate
  *  it, while the sounds are on; elsewhere nothing happens. */
 function buzz(pattern) {
-  if (!sessionOn || !allowed || typeof navigator.vibrate !== "function") return;
+  if (!sessionOn || !allowed || typeof globalThis.navigator?.vibrate !== "function") return;
   try {
     navigator.vibrate(pattern);
   } catch (err) {
@@ -115,8 +114,15 @@ export const sounds = {
   },
 };
 
-/** The switch of the top bar: one tap turns the sounds off or on, for this browser. */
-export function soundSwitch() {
+/** The first tap or key anywhere lets the page make sound (and buzz) from then on. */
+export function allowSound() {
+  allowed = true;
+  if (sessionOn) audio();
+}
+
+/** The switch of the top bar, worded by `t`: one tap turns the sounds off or on, for this
+ *  browser. */
+export function soundSwitch(t) {
   const button = el("button", { type: "button", id: "sound-switch", class: "sound-switch" });
   const draw = () => {
     button.textContent = sessionOn ? "🔊" : "🔇";
@@ -131,12 +137,7 @@ export function soundSwitch() {
     if (sessionOn) sounds.yourTurn();
   });
   draw();
-  // The first tap or key anywhere lets the page make sound from then on.
-  const allow = () => {
-    allowed = true;
-    if (sessionOn) audio();
-  };
-  window.addEventListener("pointerdown", allow, { once: true });
-  window.addEventListener("keydown", allow, { once: true });
+  window.addEventListener("pointerdown", allowSound, { once: true });
+  window.addEventListener("keydown", allowSound, { once: true });
   return button;
 }
