@@ -8,6 +8,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from baloot.server.idle import SEEN_EVERY, IdleClock
 from baloot.server.leases import LEASE_SECONDS
 from baloot.server.live import Live
@@ -27,12 +29,13 @@ class Clock:
         return self.now
 
 
-def served(store: Store, clock: Clock) -> Live:
-    """A new table of a human South, its first hand dealt, kept and leased by node ``a``, in
-    memory."""
+def served(store: Store, clock: Clock, *, dealt: bool = True) -> Live:
+    """A new table of a human South, its first hand dealt unless not ``dealt`` (it then waits
+    for South's entropy), kept and leased by node ``a``, in memory."""
     asked = read_request({"seats": {"S": "human"}})
     room = Room.create(asked.players, rules=asked.rules, secret_bytes=random.Random(3).randbytes)
-    room.deal()  # a match is recorded from its first hand on
+    if dealt:
+        room.deal()
     config = room.config(timer=None, public=False, created=clock())
     store.create(config)
     store.register_node("a", "https://a.example", clock())
@@ -73,11 +76,12 @@ def test_a_presence_is_noted_once_a_minute_at_most(tmp_path: Path) -> None:
     assert noted == [1000.0, 1000.0 + SEEN_EVERY]
 
 
+@pytest.mark.parametrize("dealt", [True, False], ids=["dealt", "never-dealt"])
 def test_a_table_nobody_came_back_to_is_closed_dropped_and_its_lease_given_up(
-    tmp_path: Path,
+    tmp_path: Path, dealt: bool
 ) -> None:
     store, clock, run = open_store(str(tmp_path / "t.db")), Clock(1000.0), StoreThread()
-    live = served(store, clock)
+    live = served(store, clock, dealt=dealt)
     table_id = live.room.id
     tables = {table_id: live}
     dropped: list[tuple[str, int]] = []
@@ -103,4 +107,5 @@ def test_a_table_nobody_came_back_to_is_closed_dropped_and_its_lease_given_up(
         run.shutdown()
     assert dropped == [(table_id, 1001)] and given_up == [table_id] and tables == {}
     found = store.match_record(table_id)
-    assert found is not None and found[0] is TableStatus.CLOSED and found[1]
+    assert found is not None and found[0] is TableStatus.CLOSED
+    assert bool(found[1]) is dealt  # a table never dealt has no hand to record

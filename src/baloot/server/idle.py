@@ -76,7 +76,8 @@ class IdleClock:
 
     async def close_idle(self) -> None:
         """Note the humans connected now, then close the tables idle for longer than
-        ``idle``: those served here are dropped (1001) and their leases given up."""
+        ``idle``: those served here are dropped (1001) and their leases given up; a table
+        never dealt is closed without a record."""
         now = self.clock()
         for table_id, live in list(self.tables.items()):
             if any(c.seat is not None for c in live.outboxes):
@@ -87,13 +88,11 @@ class IdleClock:
             if idle is None:
                 continue
             async with idle.lock:
+                # A table still waiting for its first deal has no hand to record.
+                dealt = bool(idle.room.table.match.hands)
+                record = record_of(idle) if dealt else None
                 await self._store(
-                    self.store.close_table,
-                    table_id,
-                    now,
-                    summary_of(idle),
-                    record_of(idle),
-                    idle.fence,
+                    self.store.close_table, table_id, now, summary_of(idle), record, idle.fence
                 )
                 self._drop(idle, 1001)
                 await self._give_up(idle)
