@@ -5,8 +5,8 @@ a blocking loop: a seat submits a decision (:meth:`Table.submit`), a bot seat is
 one (:meth:`Table.play_bot`), the humans say they are ready for the next hand
 (:meth:`Table.ready`); each call returns the numbered :class:`Event` values it caused, and
 :meth:`Table.waiting` says who is to act next. A human is a player like a bot: both go
-through the engine's one door (``check``, then ``apply``), and nothing is applied unless the
-engine accepts it.
+through the engine's one door (``check``, then ``apply`` of what it checked, not checked
+twice), and nothing is applied unless the engine accepts it.
 
 >>> import random
 >>> from baloot.core.rules import Rules
@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Any
 
 from baloot.core.actions import Action, Verb, without_comment
+from baloot.core.checked import Checked
 from baloot.core.claim import claim_order
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, shuffled_deck
@@ -343,7 +344,7 @@ class Table:
         a stored table is brought back. The engine checks it like any other."""
         self._check_playing()
         checked = self.hand.check(action)
-        self._note_stand_in(checked, by_bot=by_bot)
+        self._note_stand_in(checked.action, by_bot=by_bot)
         return self._apply(checked)
 
     def ready(self, seat: Seat, entropy: bytes | None = None) -> list[Event]:
@@ -486,10 +487,11 @@ class Table:
             positions = self._stand_ins.setdefault(self.hand_number, [])
             positions.append(len(self.hand.actions) + 1)
 
-    def _apply(self, action: Action) -> list[Event]:
+    def _apply(self, decided: Action | Checked) -> list[Event]:
+        """Apply ``decided`` (an action :meth:`Hand.check` checked is not checked again)."""
         hand = self.hand
         done = hand.trick_number
-        self.match.apply(action)
+        action = self.match.apply(decided)
         trick = None
         if action.verb is Verb.PLAY and hand.trick_number > done:
             trick = hand.tricks()[-1]
