@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -69,7 +69,10 @@ class Event:
     ``v`` numbers the table's history (one sequence per table, the ``v`` of the table
     protocol); ``hand`` is the number of the hand it belongs to (from 1); ``action`` the
     action applied, as recorded (a listener hears it as :meth:`heard_by` says); ``trick`` the
-    trick that action completed; ``seat`` the seat a ``seat`` event is about, or that spoke.
+    trick that action completed; ``seat`` the seat a ``seat`` event is about, or that spoke;
+    ``after``, for an action of a claim (the hand played out at once, then told action by
+    action), a copy of the hand just after that action, which no one plays on: the table has
+    played it, so a listener never drives the engine to tell it.
     """
 
     v: int
@@ -78,6 +81,7 @@ class Event:
     action: Action | None = None
     trick: Trick | None = None
     seat: Seat | None = None
+    after: Hand | None = field(default=None, repr=False, compare=False)
 
     def heard_by(self, audience: Seat | None) -> Action | None:
         """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
@@ -429,7 +433,8 @@ class Table:
 
     def claim(self, seat: Seat) -> list[Event]:
         """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the
-        others' by their bots (``claim_not_proven`` when the claim does not hold)."""
+        others' by their bots (``claim_not_proven`` when the claim does not hold); each action
+        event carries the hand just after it (:attr:`Event.after`)."""
         if not self.claim_holds(seat):
             raise IllegalActionError.of(ReasonCode.CLAIM_NOT_PROVEN, seat=seat.name)
         events: list[Event] = []
@@ -439,9 +444,10 @@ class Table:
             if hand.to_act == seat:
                 legal = hand.legal_actions()
                 play = next(a for c in order for a in legal if a.card == c and not a.ekka)
-                events.extend(self._apply(hand.announced(play)))
+                played = self._apply(hand.announced(play))
             else:
-                events.extend(self.play_bot())
+                played = self.play_bot()
+            events += [replace(played[0], after=hand.copy()), *played[1:]]
         return events
 
     # ------------------------------------------------------------------ records
