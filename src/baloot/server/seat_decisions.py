@@ -60,13 +60,16 @@ class SeatDecisions:
         self.bots = bots
 
     def act(self, connection: Connection, message: Act) -> list[Outgoing]:
-        """An action of the seat's, in record notation: ``ack``, then its events."""
-        id_, action = message.id, message.action
+        """An action of the seat's, in record notation: ``ack``, then its events. A spectator,
+        or an ``id`` already answered, is refused before the action is looked at; the action
+        read as the message was (:attr:`Act.parsed`) is not read again."""
+        id_ = message.id
         seat = seat_of(connection, id_)
         if self.journal.remembered(seat, id_):
             return [(connection, Ack(id_).sent())]
         try:
-            events = self.table.submit(seat, action)
+            parsed = message.parsed
+            events = self.table.submit(seat, message.action if parsed is None else parsed)
         except NotationError as error:
             raise Refused(id_, ReasonCode.BAD_NOTATION, str(error)) from None
         except IllegalActionError as error:
