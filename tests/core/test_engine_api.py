@@ -7,7 +7,7 @@ import random
 import pytest
 from spec_example import ACTIONS, DECK
 
-from baloot import Card, CardSet, Hand, Rules, Seat, Suit, Team
+from baloot import Action, Card, CardSet, Hand, Rules, Seat, Suit, Team
 from baloot.cli import main
 from baloot.core.cards import CARDS, strength, trick_winner
 from baloot.core.errors import IllegalActionError
@@ -102,6 +102,39 @@ def test_announced_adds_baloot_to_the_second_of_king_and_queen_only() -> None:
             assert said is action
             hand.apply(action)
     pytest.fail("no Baloot in 200 random hands")
+
+
+def test_a_checked_action_is_applied_as_checked_and_announced_as_it_would_be() -> None:
+    """Whole random hands driven by ``check`` then ``apply`` of its verdict (announced as a
+    player would) come out as the same hands driven by ``apply`` alone."""
+    for seed in range(40):
+        checked_hand, plain = Hand.new(rng=random.Random(seed)), Hand.new(rng=random.Random(seed))
+        players = random.Random(seed)
+        while not plain.is_over:
+            action = players.choice(plain.legal_actions())
+            verdict = checked_hand.announced(checked_hand.check(action))
+            assert verdict.action == plain.announced(action)
+            assert checked_hand.apply(verdict) == plain.apply(plain.announced(action))
+        assert checked_hand.actions == plain.actions and checked_hand.result() == plain.result()
+
+
+def test_a_checked_action_from_another_position_is_checked_again() -> None:
+    """Only the hand that checked an action, in the position it checked it in, trusts it:
+    after an undo and another action, or on another hand, it is checked like any other."""
+    hand = Hand.from_deck(ORDERED, dealer="E")
+    apply_all(hand, "N pass")
+    verdict = hand.check("W hokum")
+    hand.undo()
+    apply_all(hand, "N sun")
+    with pytest.raises(IllegalActionError) as refused:
+        hand.apply(verdict)
+    assert refused.value.code == "not_your_turn"
+    other = Hand.from_deck(ORDERED, dealer="E")
+    with pytest.raises(IllegalActionError):
+        other.apply(verdict)
+    assert other.actions == [] and hand.actions == [Action.parse("N sun")]
+    again = Hand.from_deck(ORDERED, dealer="E")
+    assert apply_all(again, "N pass").apply(verdict) == Action.parse("W hokum")
 
 
 def test_a_view_counts_unseen_cards() -> None:

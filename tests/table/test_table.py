@@ -107,6 +107,39 @@ def test_a_decision_is_checked_by_the_engine_and_nothing_is_applied_when_refused
     assert events[0].action == Action.parse("S pass") and events[0].hand == 1
 
 
+def test_a_submitted_decision_is_checked_once_and_a_refused_one_keeps_its_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table checks a human's decision (to say why it is refused) and applies what the
+    engine checked: the rules are gone through once, a call's and a card's alike."""
+    table = one_human()
+    rules_gone_through: list[str] = []
+    verify, play_mask = Hand._verify, Hand._play_mask
+
+    def counted_verify(hand: Hand, action: Action) -> object:
+        rules_gone_through.append("verify")
+        return verify(hand, action)
+
+    def counted_play_mask(hand: Hand, s: int) -> int:
+        rules_gone_through.append("play mask")
+        return play_mask(hand, s)
+
+    monkeypatch.setattr(Hand, "_verify", counted_verify)
+    monkeypatch.setattr(Hand, "_play_mask", counted_play_mask)
+    while table.waiting().kind is not WaitKind.NEXT:
+        if table.waiting().kind is WaitKind.BOT:
+            table.play_bot()
+            continue
+        with pytest.raises(IllegalActionError) as refused:
+            table.submit(Seat.S, "S double" if table.hand.phase is Phase.PLAYING else "S play 7s")
+        assert refused.value.code in ("play_now", "play_before_play")
+        action = table.hand.legal_actions()[0]
+        rules_gone_through.clear()
+        table.submit(Seat.S, action)
+        once = ["verify", "play mask"] if action.verb is Verb.PLAY else ["verify"]
+        assert rules_gone_through == once, f"{action}: {rules_gone_through}"
+
+
 def test_a_seat_may_not_act_in_another_seats_name() -> None:
     table = one_human()
     run_bots(table)

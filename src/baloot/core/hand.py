@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import overload
 
 from baloot.core._bidding import Bidding
 from baloot.core._outcome import Results
@@ -44,6 +45,7 @@ from baloot.core._state import (
 )
 from baloot.core.actions import Action, Verb, action_words, parse_after_seat
 from baloot.core.cards import CARDS, Card, CardSet
+from baloot.core.checked import Checked, stamp, stamped
 from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.knowledge import Knowledge, every_seat
 from baloot.core.position import Position, Stakes
@@ -289,12 +291,18 @@ class Hand(Bidding, Play, Results):
             mask |= 1 << card
         return CardSet(mask)
 
-    def announced(self, action: Action) -> Action:
-        """``action`` with the Baloot word added when it plays the second of the King and
-        Queen of trumps (R11.3), as a player announces it; any other action unchanged.
-
-        The word is optional in a record (#15): interfaces use this to announce for a player.
-        """
+    @overload
+    def announced(self, action: Action) -> Action: ...
+    @overload
+    def announced(self, action: Checked) -> Checked: ...
+    def announced(self, action: Action | Checked) -> Action | Checked:
+        """``action`` (checked or not: the word is the one the rules ask for) with the Baloot
+        word added when it plays the second of the King and Queen of trumps (R11.3), as a
+        player announces it; any other action unchanged. The word is optional in a record
+        (#15): interfaces use this to announce for a player."""
+        if isinstance(action, Checked):
+            said = self.announced(action.action)
+            return action if said is action.action else dataclasses.replace(action, action=said)
         card = action.card
         if card is not None and not action.baloot and self._baloot_due(action.seat, card.index):
             return dataclasses.replace(action, baloot=True)
@@ -391,15 +399,16 @@ class Hand(Bidding, Play, Results):
                 legal = self._legal = self._generate()
         return legal
 
-    def check(self, action: Action | str) -> Action:
+    def check(self, action: Action | str) -> Checked:
         """The verify half of :meth:`apply`: raise what ``apply`` would raise, change nothing.
 
         Text that is not an action at all raises :class:`NotationError`; an action the rules
         forbid now raises :class:`IllegalActionError` (#39: the seat is checked first, so an
-        action by the wrong seat is "it is X's turn" whatever follows it). Returns the action.
+        action by the wrong seat is "it is X's turn" whatever follows it). Returns the verdict
+        (:mod:`baloot.core.checked`), which :meth:`apply` does not check again.
 
         >>> hand = Hand.from_deck(" ".join(c.text for c in CARDS), dealer="E")
-        >>> hand.check("N sun")
+        >>> hand.check("N sun").action
         Action('N sun')
         >>> hand.check("W sun")
         Traceback (most recent call last):
@@ -414,18 +423,23 @@ class Hand(Bidding, Play, Results):
         """
         action = self._as_action(action)
         self._check_turn(action)
-        self._verify(action)
-        return action
+        return stamp(action, self, self._stack, self._verify(action))
 
-    def apply(self, action: Action | str) -> Action:
+    def apply(self, action: Action | str | Checked) -> Action:
         """Check ``action`` against the rules and apply it; return it as recorded.
 
         Raises :class:`NotationError` for text that is not an action and
         :class:`IllegalActionError` for an action the rules forbid now, as :meth:`check`
-        does; either way nothing is applied.
-        """
+        does; either way nothing is applied. What :meth:`check` returned is applied as checked
+        while the hand has not moved: the rules are not gone through twice."""
         if action.__class__ is not Action:  # one identity test on the hot path
-            action = self._as_action(action)
+            if isinstance(action, Checked):
+                if stamped(action, self, self._stack):
+                    self._commit(action.action, action._found)
+                    return action.action
+                action = action.action
+            else:
+                action = self._as_action(action)
         phase = self._phase
         s = action.seat
         card = action.card

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from baloot.core.actions import Action
 from baloot.core.cards import Card
+from baloot.core.checked import Checked
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, checked_rng, checked_rules, checked_score
 from baloot.core.reasons import ReasonCode
@@ -157,8 +158,9 @@ class Match:
         self.hands.append(hand)
         return hand
 
-    def apply(self, action: Action | str) -> Action:
-        """Apply an action to the hand in progress; score the hand when it ends."""
+    def apply(self, action: Action | str | Checked) -> Action:
+        """Apply an action to the hand in progress (one :meth:`Hand.check` checked is not
+        checked again); score the hand when it ends."""
         if self._winner is not None:
             raise IllegalActionError.of(ReasonCode.MATCH_OVER, str(action))
         hand = self.hand

@@ -10,7 +10,7 @@ read, before anything is applied: a reply that quotes it could not be encoded, a
 holds it could not be written.
 
 >>> parse('{"type": "act", "id": "c7", "action": "S play Jd"}')
-Act(id='c7', action='S play Jd')
+Act(id='c7', action='S play Jd', parsed=Action('S play Jd'))
 >>> parse('{"type": "resync", "since": 12}'), parse('{"type": "hint", "id": "h1"}')
 (Resync(since=12), AskHint(id='h1'))
 >>> parse('{"type": "say", "id": "m4", "text": "well played"}')
@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from baloot.core.errors import IllegalActionError
+from baloot.core.actions import Action
+from baloot.core.errors import IllegalActionError, NotationError
 from baloot.core.reasons import ReasonCode
 from baloot.records.fair import FairError, read_entropy
 from baloot.server.talk import said_text
@@ -93,10 +94,21 @@ CLIENT_TYPES: Final = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """An action for the connection's seat, in record notation, under a client ``id``."""
+    """An action for the connection's seat, in record notation, under a client ``id``.
+
+    ``parsed`` is the action read once, as the message is: None for text that is no action,
+    or not written as the engine writes it (extra spaces, a comment). The table is given the
+    action, checked once and not read again; the text it is not given as such goes to the
+    engine as it was sent, which refuses it in its order (the seat named, then the turn, then
+    the notation) and quotes it as it was sent. Either way, a refusal is the same bytes.
+
+    >>> parse('{"type": "act", "id": "c8", "action": "S  play Jd"}').parsed is None
+    True
+    """
 
     id: str
     action: str
+    parsed: Action | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +254,7 @@ def parse(text: str) -> ClientMessage:
             action = message.get("action")
             if not isinstance(action, str):
                 raise Refused(id_, RejectCode.BAD_MESSAGE, "an act needs an action")
-            return Act(id_, action)
+            return Act(id_, action, _as_written(action))
         case MessageType.NEXT:
             id_ = _required_id(message)
             if "entropy" not in message:
@@ -266,6 +278,16 @@ def parse(text: str) -> ClientMessage:
             return _WITH_ID[with_id](_required_id(message))
         case _:
             raise AssertionError(f"{kind} is no client message")
+
+
+def _as_written(text: str) -> Action | None:
+    """The action ``text`` is, when it is written as the engine writes it; None otherwise (a
+    refusal of it, or of its turn, quotes the text: the engine reads the text for that)."""
+    try:
+        action = Action.parse(text)
+    except NotationError:
+        return None
+    return action if str(action) == text else None
 
 
 def _entropy(message: Message) -> GiveEntropy:

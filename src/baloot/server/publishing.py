@@ -30,7 +30,6 @@ from typing import assert_never
 
 from baloot.core.cards import CardSet
 from baloot.core.claim import claim_order
-from baloot.core.hand import Hand
 from baloot.core.match import TARGET
 from baloot.core.seats import Seat
 from baloot.records.summary import hand_json, teams_json
@@ -169,14 +168,13 @@ class Publisher:
     def events(
         self,
         events: Sequence[Event],
-        before: Hand | None = None,
         claimed: Mapping[Seat, CardSet] | None = None,
         *,
         timeout: bool = False,
     ) -> list[Outgoing]:
         """The messages of ``events``, numbered and kept, each with the table's deadline once
-        they are applied. ``before`` is a copy of the hand before them when they hold several
-        actions (a claim): each event's view is then that of the hand just after its action.
+        they are applied; an action event's view is that of the hand just after it (its
+        ``after`` when it holds one: an action of a claim, told once the hand is played out).
         ``claimed``: the claimant of an accepted claim and the cards it held, which the
         ``hand-over`` shows face up (Sawa), once every card is played. ``timeout`` marks the
         actions as decided for a human whose time ran out."""
@@ -188,10 +186,7 @@ class Publisher:
             match event.kind:
                 case EventKind.ACTION:
                     assert event.action is not None
-                    hand = table.hand
-                    if before is not None:
-                        before.apply(event.action)
-                        hand = before
+                    hand = table.hand if event.after is None else event.after
                     out += self.numbered(event.v, _with(event_message(hand, event), acted))
                 case EventKind.HAND_OVER:
                     hand = table.hand

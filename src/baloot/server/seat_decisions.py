@@ -60,13 +60,16 @@ class SeatDecisions:
         self.bots = bots
 
     def act(self, connection: Connection, message: Act) -> list[Outgoing]:
-        """An action of the seat's, in record notation: ``ack``, then its events."""
-        id_, action = message.id, message.action
+        """An action of the seat's, in record notation: ``ack``, then its events. A spectator,
+        or an ``id`` already answered, is refused before the action is looked at; the action
+        read as the message was (:attr:`Act.parsed`) is not read again."""
+        id_ = message.id
         seat = seat_of(connection, id_)
         if self.journal.remembered(seat, id_):
             return [(connection, Ack(id_).sent())]
         try:
-            events = self.table.submit(seat, action)
+            parsed = message.parsed
+            events = self.table.submit(seat, message.action if parsed is None else parsed)
         except NotationError as error:
             raise Refused(id_, ReasonCode.BAD_NOTATION, str(error)) from None
         except IllegalActionError as error:
@@ -141,15 +144,15 @@ class SeatDecisions:
     ) -> list[Outgoing]:
         """A decision by the connection's seat, applied exactly once: a remembered ``id`` is
         answered ``ack`` alone; otherwise ``call`` (refused as a ``reject``), then ``ack``
-        and the events it caused (a claim's told with the hand before them and the claimant's
-        cards; ``entropy`` is a ``next``'s or an ``entropy``'s, kept with its step)."""
+        and the events it caused (a claim's told with the claimant's cards face up;
+        ``entropy`` is a ``next``'s or an ``entropy``'s, kept with its step)."""
         seat = seat_of(connection, id_)
         if self.journal.remembered(seat, id_):
             return [(connection, Ack(id_).sent())]
         done = engine(id_, lambda: call(seat))
         self.journal.remember(seat, id_)
         if isinstance(done, Claimed):
-            events, told = done.events, self.publisher.events(done.events, done.before, done.cards)
+            events, told = done.events, self.publisher.events(done.events, done.cards)
         else:
             events, told = done, self.publisher.events(done)
         out = [(connection, Ack(id_).sent()), *told]

@@ -5,8 +5,8 @@ a blocking loop: a seat submits a decision (:meth:`Table.submit`), a bot seat is
 one (:meth:`Table.play_bot`), the humans say they are ready for the next hand
 (:meth:`Table.ready`); each call returns the numbered :class:`Event` values it caused, and
 :meth:`Table.waiting` says who is to act next. A human is a player like a bot: both go
-through the engine's one door (``check``, then ``apply``), and nothing is applied unless the
-engine accepts it.
+through the engine's one door (``check``, then ``apply`` of what it checked, not checked
+twice), and nothing is applied unless the engine accepts it.
 
 >>> import random
 >>> from baloot.core.rules import Rules
@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from baloot.core.actions import Action, Verb, without_comment
+from baloot.core.checked import Checked
 from baloot.core.claim import claim_order
 from baloot.core.errors import IllegalActionError
 from baloot.core.hand import Hand, shuffled_deck
@@ -68,7 +69,10 @@ class Event:
     ``v`` numbers the table's history (one sequence per table, the ``v`` of the table
     protocol); ``hand`` is the number of the hand it belongs to (from 1); ``action`` the
     action applied, as recorded (a listener hears it as :meth:`heard_by` says); ``trick`` the
-    trick that action completed; ``seat`` the seat a ``seat`` event is about, or that spoke.
+    trick that action completed; ``seat`` the seat a ``seat`` event is about, or that spoke;
+    ``after``, for an action of a claim (the hand played out at once, then told action by
+    action), a copy of the hand just after that action, which no one plays on: the table has
+    played it, so a listener never drives the engine to tell it.
     """
 
     v: int
@@ -77,6 +81,7 @@ class Event:
     action: Action | None = None
     trick: Trick | None = None
     seat: Seat | None = None
+    after: Hand | None = field(default=None, repr=False, compare=False)
 
     def heard_by(self, audience: Seat | None) -> Action | None:
         """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
@@ -343,7 +348,7 @@ class Table:
         a stored table is brought back. The engine checks it like any other."""
         self._check_playing()
         checked = self.hand.check(action)
-        self._note_stand_in(checked, by_bot=by_bot)
+        self._note_stand_in(checked.action, by_bot=by_bot)
         return self._apply(checked)
 
     def ready(self, seat: Seat, entropy: bytes | None = None) -> list[Event]:
@@ -428,7 +433,8 @@ class Table:
 
     def claim(self, seat: Seat) -> list[Event]:
         """Sawa: play the rest of the hand at once, ``seat``'s cards from the top and the
-        others' by their bots (``claim_not_proven`` when the claim does not hold)."""
+        others' by their bots (``claim_not_proven`` when the claim does not hold); each action
+        event carries the hand just after it (:attr:`Event.after`)."""
         if not self.claim_holds(seat):
             raise IllegalActionError.of(ReasonCode.CLAIM_NOT_PROVEN, seat=seat.name)
         events: list[Event] = []
@@ -438,9 +444,10 @@ class Table:
             if hand.to_act == seat:
                 legal = hand.legal_actions()
                 play = next(a for c in order for a in legal if a.card == c and not a.ekka)
-                events.extend(self._apply(hand.announced(play)))
+                played = self._apply(hand.announced(play))
             else:
-                events.extend(self.play_bot())
+                played = self.play_bot()
+            events += [replace(played[0], after=hand.copy()), *played[1:]]
         return events
 
     # ------------------------------------------------------------------ records
@@ -486,10 +493,11 @@ class Table:
             positions = self._stand_ins.setdefault(self.hand_number, [])
             positions.append(len(self.hand.actions) + 1)
 
-    def _apply(self, action: Action) -> list[Event]:
+    def _apply(self, decided: Action | Checked) -> list[Event]:
+        """Apply ``decided`` (an action :meth:`Hand.check` checked is not checked again)."""
         hand = self.hand
         done = hand.trick_number
-        self.match.apply(action)
+        action = self.match.apply(decided)
         trick = None
         if action.verb is Verb.PLAY and hand.trick_number > done:
             trick = hand.tricks()[-1]
