@@ -45,7 +45,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 PLAY_ORDER: tuple[Seat, ...] = (Seat.N, Seat.W, Seat.S, Seat.E)
 ALL_CARDS: tuple[Card, ...] = tuple(Card.parse(r + s) for s in "shdc" for r in "AKQJT987")
 
-#: The deck of record-format.md's example (its exposed card, c21, is J♦).
+#: The deck of docs/records.md's example (its exposed card, c21, is J♦).
 DC_DECK = (
     "9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd Qc Ks Jh "
     "Jd Ad Kh Ah Ts Ac 9s 7c 8c Tc 9d 7h"

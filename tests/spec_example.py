@@ -1,4 +1,4 @@
-"""The example hand of record-format.md, shared by the tests that replay it."""
+"""The example hand of docs/records.md, shared by the tests that replay it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ ACTIONS = [
     "N play Kh", "W play 8s", "S play Qs", "E play Jh",
     "N play Ah", "W play 9s", "S play Qc", "E play 7h",
 ]  # fmt: skip
-#: The hand's entry in ``baloot replay --json``, as record-format.md prints it.
+#: The hand's entry in ``baloot replay --json``, as docs/records.md prints it.
 HAND_JSON: dict[str, Any] = {
     "dealer": "E",
     "outcome": "played",

@@ -1,7 +1,7 @@
 """The pages in a real browser: ``baloot serve`` in a subprocess, Chromium through Playwright.
 
 The tests act as people do, by clicking what the page shows. They rely on the page's testing
-contract (``seat-view.md`` §4): every visible, enabled element that sends a decision carries
+contract (``docs/table-protocol.md``): every visible, enabled element that sends a decision carries
 ``data-action`` with the action in record notation, the next-hand button ``data-action="next"``.
 
 The browser is ``$BALOOT_CHROMIUM`` or ``/usr/bin/chromium``; without one the module is

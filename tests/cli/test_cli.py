@@ -127,7 +127,7 @@ def test_replay_of_an_illegal_action(illegal: Path) -> None:
     }
     plain = baloot("replay", str(illegal))
     assert plain.returncode == 1
-    # record-format.md: the command "prints" the located error, like the JSON form.
+    # docs/records.md: the command "prints" the located error, like the JSON form.
     assert plain.stdout.strip() == 'hand 1: action 13 "S play Kh": S does not hold Kh'
     assert "Traceback" not in plain.stderr
 
@@ -344,7 +344,7 @@ def test_random_json_writes_one_record_a_line() -> None:
 
 
 def test_validate_reads_a_bulk_file_of_json_lines(tmp_path: Path) -> None:
-    """record-format.md: JSON "for bulk files, one record a line"; validate checks each line."""
+    """docs/records.md: JSON "for bulk files, one record a line"; validate checks each line."""
     bulk = tmp_path / "bulk.jsonl"
     generated = baloot("random", "--seed", "4", "--count", "3", "--json")
     assert generated.returncode == 0

@@ -72,7 +72,7 @@ def test_completed_tricks_name_each_winner_of_the_example() -> None:
     hand = apply_all(Hand.from_deck(DECK, dealer="E"), *ACTIONS)
     tricks = hand.tricks()
     assert len(tricks) == 8
-    # record-format.md's example: S wins the first trick with the Jack of trumps.
+    # docs/records.md's example: S wins the first trick with the Jack of trumps.
     first = tricks[0]
     assert [c.text for c in first.cards] == ["8d", "Kd", "Jd", "9d"]
     assert first.leader is Seat.N and first.winner is Seat.S

@@ -440,7 +440,7 @@ def test_r12_8_kaboot_other_team_projects_and_baloot_lost() -> None:
 
 
 def test_record_format_example_hand_scores_15_3() -> None:
-    # record-format.md: the example record, the position after 12 actions, and its JSON.
+    # docs/records.md: the example record, the position after 12 actions, and its JSON.
     deck, actions = DECK, ACTIONS
     hand = Hand.from_deck(deck, "E")
     for action in actions[:12]:

@@ -118,7 +118,7 @@ def test_a_helper_of_the_pages_is_written_in_one_module(what: str) -> None:
 
 
 def test_the_pages_draw_decisions_from_choices_never_from_legal() -> None:
-    """A view's ``choices`` are its legal actions read (``seat-view.md`` §2): no page reads
+    """A view's ``choices`` are its legal actions read (``docs/seat-view.md``): no page reads
     ``legal`` and splits its strings."""
     for path in STATIC.glob("*.js"):
         text = re.sub(r"^\s*//.*$", "", path.read_text(encoding="utf-8"), flags=re.M)

@@ -1,4 +1,4 @@
-"""Fair deals (``seat-view.md`` §4, ``record-format.md``'s ``fair``): the derivation and its
+"""Fair deals (``docs/table-protocol.md``, ``docs/records.md``'s ``fair``): the derivation and its
 test vector, records that keep the proof and readers that refuse a deck that does not follow
 from it, ``baloot verify``, and a table whose every deal is committed to before its players
 speak and revealed after, also across a restart."""

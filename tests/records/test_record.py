@@ -1,4 +1,4 @@
-"""The ``baloot/1`` record format (record-format.md, decisions.md #35–#45)."""
+"""The ``baloot/1`` record format (docs/records.md, decisions.md #35–#45)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from baloot.records.record import HandRecord, Record, loads, loads_all
 from baloot.records.replay import ReplayError, replay
 from baloot.records.writer import dumps
 
-# The example of record-format.md, as written there (comments included; the deck is
+# The example of docs/records.md, as written there (comments included; the deck is
 # put in below only to keep the lines short).
 SPEC_EXAMPLE = """\
 format = "baloot/1"

@@ -1,4 +1,4 @@
-"""Entropy always arrives after the commitment it is mixed with (``seat-view.md`` §4, "Fair
+"""Entropy always arrives after the commitment it is mixed with (``docs/table-protocol.md``, "Fair
 deals"): a table request that carries entropy is refused; the first hand of a table with human
 seats waits for each seat's ``entropy`` message (until its ``deal`` deadline, when it is dealt
 with what came, and a proof with none says the server alone chose the deck); a rematch answers

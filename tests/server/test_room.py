@@ -1,4 +1,4 @@
-"""The table protocol ``baloot-table/1`` (seat-view.md §4) as a :class:`Room` speaks it, in
+"""The table protocol ``baloot-table/1`` (docs/table-protocol.md) as a :class:`Room` speaks it, in
 process: numbering, exactly-once, rejects, resync, undo, hints, Sawa, and no leak.
 
 A :class:`Client` stands for one connection: it keeps what the room addressed to it. Every
@@ -629,7 +629,7 @@ def test_a_web_hint_is_the_best_bots_as_in_the_terminal_not_the_heuristic_bots()
 
 
 def test_a_seat_nobody_named_and_a_humans_stand_in_are_the_heuristic_bot() -> None:
-    """seat-view.md §4: a seat the request leaves out is ``bot:heuristic``."""
+    """docs/table-protocol.md: a seat the request leaves out is ``bot:heuristic``."""
     assert (ROLES.unnamed_seat, ROLES.stand_in) == ("heuristic", "heuristic")
     room = Room.create({Seat.S: Player.human("S")}, seed=1)
     assert {seat: player.label for seat, player in room.table.players.items()} == {

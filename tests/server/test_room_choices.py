@@ -1,4 +1,4 @@
-"""The ``choices`` of the table protocol's views (``seat-view.md`` §2): the legal actions in
+"""The ``choices`` of the table protocol's views (``docs/seat-view.md``): the legal actions in
 the order of ``legal``, each in its parts, so that a page never splits notation.
 
 Four human seats answer from the choices of the last view each received, over whole hands,

@@ -1,4 +1,4 @@
-"""The table's clock and its talk as a :class:`Room` speaks them (seat-view.md §4, "Timers,
+"""The table's clock and its talk as a :class:`Room` speaks them (docs/table-protocol.md, "Timers,
 table talk and fair deals"): the ``deadline`` of every message and the ``now`` of a snapshot
 and a pong, read from a fake clock; the ``timeout`` of a decision made for a late human; a
 dropped human played for at once after their first missed turn; the wait for ``next``; and

@@ -1,4 +1,4 @@
-"""Undo at a table with one human (``seat-view.md`` §4), through the room's client: it takes
+"""Undo at a table with one human (``docs/table-protocol.md``), through the room's client: it takes
 back the seat's decisions of the hand in play only, never across a hand-over (which reveals
 the hand's fair secret, hence every card) nor the end of a match (whose record is kept)."""
 

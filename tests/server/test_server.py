@@ -1,5 +1,5 @@
 """The web server as a client sees it: HTTP API and the table protocol over a real WebSocket
-(``seat-view.md`` §4), in process with Starlette's test client, storage in a SQLite file.
+(``docs/table-protocol.md``), in process with Starlette's test client, storage in a SQLite file.
 
 The whole match test checks every message against the finished match: no message to a seat
 or a spectator holds a card it might not know at the moment of that message.

@@ -1,4 +1,5 @@
-"""The table model: a match and who sits where, driven by events (seat-view.md §4's semantics).
+"""The table model: a match and who sits where, driven by events (as docs/table-protocol.md
+tells them).
 
 Decisions go through the engine's door (nothing applied when refused), bots decide through
 the same table, the next hand waits for the humans, undo takes back a human's decision with

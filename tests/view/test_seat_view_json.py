@@ -1,4 +1,4 @@
-"""seat-view.md §2: ``SeatView.to_json()`` is the ``baloot-view/1`` object, key by key.
+"""docs/seat-view.md: ``SeatView.to_json()`` is the ``baloot-view/1`` object, key by key.
 
 Each key is checked against what the spec says it holds, worked out from the hand's actions
 (tricks, winners, points, words, what was declared) rather than read back from the engine
@@ -34,7 +34,7 @@ from baloot import (
 )
 from baloot.core.cards import CARDS
 
-#: The view object of seat-view.md §2, as the spec prints it.
+#: The view object of docs/seat-view.md, as the spec prints it.
 SPEC_VIEW: dict[str, Any] = {
     "format": "baloot-view/1",
     "seat": "S",
@@ -474,7 +474,7 @@ def example_hand(actions: int) -> Hand:
 
 
 def test_the_spec_example_view_of_south() -> None:
-    """seat-view.md §2's example: S to act after "W play Kd" (the record example's first 12
+    """docs/seat-view.md's example: S to act after "W play Kd" (the record example's first 12
     actions), every key."""
     hand = example_hand(12)
     view = check_all_views(hand)[1 + Seat.S]

@@ -1,4 +1,4 @@
-"""seat-view.md §1: a view never holds a card its seat may not know, in any key, in any form.
+"""docs/seat-view.md: a view never holds a card its seat may not know, in any key, in any form.
 
 A seat may know its own cards (the five of the first deal, its eight once the deal is
 complete, its own projects), the exposed card, the cards played and, from the second trick
@@ -380,7 +380,7 @@ def test_the_driver_makes_the_dangerous_cases_common() -> None:
 
 
 def test_the_record_example_with_its_sira_named_leaks_nothing() -> None:
-    """record-format.md's example hand, N declaring its Sira with the cards."""
+    """docs/records.md's example hand, N declaring its Sira with the cards."""
     hand = Hand.from_deck(DECK, dealer="E")
     for text in ACTIONS:
         if text == "N declare sira":

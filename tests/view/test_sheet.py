@@ -360,8 +360,8 @@ def test_every_template_words_in_both_languages() -> None:
 
 
 def test_the_spec_example_sheet_is_the_seat_view_example() -> None:
-    """``seat-view.md``: ``{"key": "counting_team", "params": {"team": "EW", "points": 26,
-    "rounded": 3}}`` for the example hand of ``record-format.md``."""
+    """``docs/seat-view.md``: ``{"key": "counting_team", "params": {"team": "EW", "points": 26,
+    "rounded": 3}}`` for the example hand of ``docs/records.md``."""
     hand = Hand.from_deck(DECK, dealer="E")
     for action in ACTIONS:
         hand.apply(action)

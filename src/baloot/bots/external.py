@@ -1,6 +1,6 @@
 """Bots in any language: a program that speaks ``baloot-bot/1`` on its standard input and output.
 
-The protocol is normative in ``seat-view.md`` §3. One :class:`ExternalBot` is one seat of one
+The protocol is normative in ``docs/bots.md``. One :class:`ExternalBot` is one seat of one
 match: its process is started at the seat's first decision (``hello``, answered by ``ready``
 within 10 s), asked each decision with a new ``id`` (``act``, answered by ``action`` within its
 clock plus a grace of 1 s), told of each finished hand (``over``), and told ``bye`` when the
@@ -51,7 +51,7 @@ READY_SECONDS: Final = 10.0
 GRACE_SECONDS: Final = 1.0
 #: Seconds a program has to exit after ``bye``.
 BYE_SECONDS: Final = 2.0
-#: The clock an external bot is told when the caller sets none (``seat-view.md`` §3).
+#: The clock an external bot is told when the caller sets none (``docs/bots.md``).
 DEFAULT_CLOCK_MS: Final = 1000
 #: The longest line a program may write (a longer one is malformed).
 MAX_LINE: Final = 1 << 20

@@ -43,7 +43,7 @@ class Roles:
     #: lobby's preselected choice. It plays far better than the heuristic bot in about a
     #: tenth of a second a decision, which a server with many tables can afford.
     opponent: str
-    #: A seat that ``POST /api/tables`` leaves out (``seat-view.md`` §4).
+    #: A seat that ``POST /api/tables`` leaves out (``docs/table-protocol.md``).
     unnamed_seat: str
     #: The bot that plays for an absent human at a web table (a claim, a time-out).
     stand_in: str

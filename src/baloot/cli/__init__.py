@@ -6,7 +6,7 @@ Every command is a module with its ``HELP``, its ``EPILOG``, ``add_arguments`` a
 :mod:`~baloot.cli.verify`, :mod:`~baloot.cli.deal`, :mod:`~baloot.cli.random_matches`
 (``baloot random``) and :mod:`~baloot.cli.selfplay`.
 
-Exit status (``record-format.md``, :mod:`baloot.cli.messages`): 0 for a record that replays
+Exit status (``docs/records.md``, :mod:`baloot.cli.messages`): 0 for a record that replays
 cleanly, 1 for a record with an illegal action, 2 for a file that is not a record or a usage
 error (a one-line message on stderr). ``arena`` and ``selfplay`` end with 130 on Ctrl-C and
 143 on SIGTERM; ``play`` has its own (see :mod:`baloot.cli.play`). A closed pipe ends the

@@ -1,6 +1,6 @@
 """What the record commands print of a record and end with: JSON, errors, exit statuses.
 
-Exit status (``record-format.md``): :data:`OK` for a record that replays cleanly,
+Exit status (``docs/records.md``): :data:`OK` for a record that replays cleanly,
 :data:`ILLEGAL` for a record with an illegal action, :data:`NOT_A_RECORD` for a file that is
 not a record or a usage error (a one-line message on stderr, :func:`complain`).
 

@@ -1,6 +1,6 @@
 """``baloot replay``: a record replayed, as a readable score sheet or as the JSON summary.
 
-The sheet is :mod:`baloot.cli.replay_text`, the summary ``record-format.md``'s; exit status 0,
+The sheet is :mod:`baloot.cli.replay_text`, the summary ``docs/records.md``'s; exit status 0,
 1 for a record with an illegal action or a hand without the ``fair`` proof its other hands hold
 (its line on stdout), 2 for a file that is not a record.
 """
@@ -24,14 +24,14 @@ EPILOG = f"""{LIMIT_NOTE}
 examples:
   baloot replay game.baloot            the hands as a readable score sheet
   baloot replay game.baloot --lang ar  the score sheet in Arabic
-  baloot replay game.baloot --json     the summary of record-format.md
+  baloot replay game.baloot --json     the summary of docs/records.md
   baloot random --seed 1 | baloot replay -"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``baloot replay``."""
     parser.add_argument("file", help="a .baloot (TOML) or JSON record; - reads standard input")
-    parser.add_argument("--json", action="store_true", help="print the JSON of record-format.md")
+    parser.add_argument("--json", action="store_true", help="print the JSON of docs/records.md")
     parser.add_argument(
         "--lang", choices=LANGUAGES, default="en", help="the language of the sheet (default en)"
     )
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = loads(read_record_text(args.file))
         result = replay(record)
-    except UnprovenHandError as error:  # a proof stripped from a hand (record-format.md)
+    except UnprovenHandError as error:  # a proof stripped from a hand (docs/records.md)
         said = {"error": {"hand": error.hand, "reason": error.reason}}
         out.line(json_text(said) if args.json else error_line(error))
         return ILLEGAL

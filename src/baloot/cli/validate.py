@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         shown_name = shown_path(path)
         try:
             records = loads_all(read_record_text(path))
-        except UnprovenHandError as error:  # a proof stripped from a hand (record-format.md)
+        except UnprovenHandError as error:  # a proof stripped from a hand (docs/records.md)
             out.line(f"{shown_name}: not fair: {error_line(error)}")
             worst = max(worst, ILLEGAL)
             continue

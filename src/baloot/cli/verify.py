@@ -1,4 +1,4 @@
-"""``baloot verify``: the fair deals of a record checked, hand by hand (``seat-view.md`` §4).
+"""``baloot verify``: the fair deals of a record checked, hand by hand (``docs/table-protocol.md``).
 
 For each hand that holds a ``fair`` table: that the SHA-256 of its secret is the commitment the
 server published before the players spoke, and that its deck is the deck derived from the secret
@@ -26,8 +26,9 @@ EPILOG = f"""{LIMIT_NOTE}
 
 A hand dealt by a baloot server holds fair = {{ commitment, secret, entropy }}: the SHA-256
 of the secret must be the commitment published before the players spoke, and the deck must be
-the one derived from the secret and the players' entropy (seat-view.md, "Fair deals"). A hand
-whose entropy is empty got no player's word: the server alone chose its deck, and verify says so.
+the one derived from the secret and the players' entropy (docs/table-protocol.md, "Fair
+deals"). A hand whose entropy is empty got no player's word: the server alone chose its
+deck, and verify says so.
 
 Once any hand holds fair, every hand must: a hand without it among proven ones is refused.
 

@@ -23,7 +23,7 @@ from baloot.core.seats import Seat
 
 
 class Verb(Enum):
-    """The words of the record notation, by phase (``record-format.md``)."""
+    """The words of the record notation, by phase (``docs/records.md``)."""
 
     PASS = "pass"
     HOKUM = "hokum"

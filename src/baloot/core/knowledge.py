@@ -89,7 +89,7 @@ class Knowledge:
     kinds: tuple[ProjectKind, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """The seat's entry of the view's ``known`` object (``seat-view.md`` §2)."""
+        """The seat's entry of the view's ``known`` object (``docs/seat-view.md``)."""
         return {
             "void": [suit.letter for suit in self.void],
             "no_trump": self.no_trump,

@@ -38,7 +38,7 @@ class ReasonCode(StrEnum):
     WRONG_DEALER = "wrong_dealer"
     NO_GENERATOR = "no_generator"
     BOT_ILLEGAL = "bot_illegal"
-    # a table (seat-view.md §4)
+    # a table (docs/table-protocol.md)
     NOT_YOUR_SEAT = "not_your_seat"
     NOT_HAND_OVER = "not_hand_over"
     NOT_ALLOWED = "not_allowed"
@@ -106,7 +106,7 @@ REASONS: Final[dict[ReasonCode, str]] = {
     ReasonCode.WRONG_DEALER: "{dealer} deals this hand, not {seat}",
     ReasonCode.NO_GENERATOR: "this match has no generator to shuffle with",
     ReasonCode.BOT_ILLEGAL: "bot {bot} at {seat} chose an illegal action",
-    # a table (seat-view.md §4)
+    # a table (docs/table-protocol.md)
     ReasonCode.NOT_YOUR_SEAT: "{seat} may not act for {other}",
     ReasonCode.NOT_HAND_OVER: "the hand is not over yet",
     ReasonCode.NOT_ALLOWED: "undo and hints are only for a table with one human player",

@@ -1,7 +1,7 @@
 """The words of a deal as values: phases, contracts, questions, tricks, outcomes.
 
 Interfaces compare these values instead of parsing strings back. Each enum's value is the
-string that ``seat-view.md`` and ``record-format.md`` write, so a value serializes as it is.
+string that ``docs/seat-view.md`` and ``docs/records.md`` write, so a value serializes as it is.
 
 >>> Phase.BIDDING_ROUND_1.value, QuestionKind.TAKE_OVER_SUN.value, Level.GAHWA.json
 ('bidding-1', 'take-over-sun', 'gahwa')
@@ -21,7 +21,7 @@ from baloot.core.seats import Seat, Team
 
 
 class Phase(Enum):
-    """Where a hand stands (``seat-view.md`` §2)."""
+    """Where a hand stands (``docs/seat-view.md``)."""
 
     BIDDING_ROUND_1 = "bidding-1"
     BIDDING_ROUND_2 = "bidding-2"
@@ -67,12 +67,12 @@ class Level(IntEnum):
 
     @property
     def json(self) -> int | str:
-        """As ``record-format.md`` writes it: 1–4, or ``"gahwa"``."""
+        """As ``docs/records.md`` writes it: 1–4, or ``"gahwa"``."""
         return "gahwa" if self is Level.GAHWA else int(self)
 
 
 class QuestionKind(Enum):
-    """What the seat to act is being asked (``seat-view.md`` §2)."""
+    """What the seat to act is being asked (``docs/seat-view.md``)."""
 
     BID = "bid"
     TAKE_OVER_SUN = "take-over-sun"
@@ -89,7 +89,7 @@ class QuestionKind(Enum):
 
 
 class Outcome(Enum):
-    """How a hand stands or ended (``record-format.md``)."""
+    """How a hand stands or ended (``docs/records.md``)."""
 
     PLAYED = "played"
     ANNULLED = "annulled"

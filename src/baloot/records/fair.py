@@ -1,4 +1,4 @@
-"""Fair deals (``seat-view.md`` §4): a deck derived, never drawn, and the proof of it.
+"""Fair deals (``docs/table-protocol.md``): a deck derived, never drawn, and the proof of it.
 
 The server draws a 32-byte ``secret`` for each hand and publishes its ``commitment`` (the
 lowercase hex SHA-256 of it) before the players speak; each human seat may add entropy; the

@@ -1,4 +1,4 @@
-"""The ``baloot/1`` record (``record-format.md``, #36–#41): the model, read and checked.
+"""The ``baloot/1`` record (``docs/records.md``): the model, read and checked.
 
 Like the :mod:`json` module: :func:`loads`/:func:`load` read TOML or JSON; writing it back,
 metadata included, is :mod:`baloot.records.writer` (``dumps``/``dump``).
@@ -59,7 +59,7 @@ NO_HANDS: Final = "a record has at least one hand"
 
 class UnprovenHandError(RecordError):
     """A hand without a ``fair`` table in a record whose other hands hold one
-    (``record-format.md``): a proof cannot be stripped from one hand unnoticed. The record
+    (``docs/records.md``): a proof cannot be stripped from one hand unnoticed. The record
     is refused like a deal that does not follow from its proof (exit 1), naming the hand.
 
     >>> str(UnprovenHandError(3))
@@ -201,7 +201,7 @@ def loads(text: str | bytes, *, check_fair: bool = True) -> Record:
     not.
 
     A leading byte order mark is ignored; a JSON object must not repeat a key (TOML
-    refuses that too). Every number is bounded (the README's "What a record may hold"), and
+    refuses that too). Every number is bounded ("What a record may hold" in ``docs/records.md``), and
     one beyond its bound is a :class:`RecordError` like any other wrong value:
 
     - ``score_before``: two whole numbers from 0 to :data:`MAX_TOTAL`;
@@ -517,7 +517,7 @@ def _read_hand(
 
 
 def _read_fair(value: Any, deck: tuple[Card, ...], where: str, check: bool) -> Fair:
-    """A hand's ``fair`` table, checked against its deck (``seat-view.md`` §4) if ``check``."""
+    """A hand's ``fair`` table, checked against its deck (``docs/table-protocol.md``) if ``check``."""
     try:
         fair = Fair.from_json(value)
         if check:

@@ -2,7 +2,7 @@
 
 Written from the engine's values here, above the engine, so that the engine holds no
 rendering: the same objects are the ``result`` and ``contract`` of a seat's view
-(``seat-view.md``) and the ``hands`` of a table's match.
+(``docs/seat-view.md``) and the ``hands`` of a table's match.
 
 >>> import random
 >>> from baloot.core.hand import Hand
@@ -34,7 +34,7 @@ def teams_json(pair: tuple[int, int]) -> dict[str, int]:
 
 
 def contract_json(contract: Contract | None) -> dict[str, object] | None:
-    """A contract as ``record-format.md`` writes it, or None."""
+    """A contract as ``docs/records.md`` writes it, or None."""
     if contract is None:
         return None
     return {
@@ -47,7 +47,7 @@ def contract_json(contract: Contract | None) -> dict[str, object] | None:
 
 
 def hand_json(result: HandResult) -> dict[str, object]:
-    """One hand of the summary (``record-format.md``; #24–#27, #41, #42)."""
+    """One hand of the summary (``docs/records.md``; #24–#27, #41, #42)."""
     return {
         "dealer": result.dealer.name,
         "outcome": result.outcome.value,

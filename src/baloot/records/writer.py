@@ -1,4 +1,4 @@
-"""The ``baloot/1`` record written out: canonical TOML, or one line of JSON (``record-format.md``).
+"""The ``baloot/1`` record written out: canonical TOML, or one line of JSON (``docs/records.md``).
 
 The writing half of :mod:`baloot.records.record`, as ``json.dumps`` is to ``json.loads``: it
 renders :meth:`Record.to_dict <baloot.records.record.Record.to_dict>`, and what it writes

@@ -1,4 +1,4 @@
-"""The web server: the table protocol ``baloot-table/1`` (``seat-view.md`` §4) over a
+"""The web server: the table protocol ``baloot-table/1`` (``docs/table-protocol.md``) over a
 :class:`~baloot.table.Table`, in layers of their own.
 
 - :mod:`~baloot.server.room`: a :class:`Room` speaks the protocol in process, as plain dicts,

@@ -1,4 +1,4 @@
-"""What the HTTP API tells the pages of the tables, as JSON (``seat-view.md`` §4): a new
+"""What the HTTP API tells the pages of the tables, as JSON (``docs/table-protocol.md``): a new
 table's links, the lobby's public tables, what anyone may know of one table (and of a
 finished one, its rematch), the history page's finished matches and a finished hand's score
 sheet.
@@ -23,7 +23,7 @@ from baloot.view.sheet import to_json as sheet_json
 def created(room: Room) -> dict[str, Any]:
     """The answer to ``POST /api/tables`` (201): the table, each human seat's token and
     link, the spectators' link (URLs are relative), and the first hand's fair table before
-    anyone speaks (``seat-view.md`` §4; null at a table dealt from a seed)."""
+    anyone speaks (``docs/table-protocol.md``; null at a table dealt from a seed)."""
     return {
         "table": room.id,
         "seats": {

@@ -1,6 +1,6 @@
 """The web application: the pages, the JSON API and the table WebSocket (ASGI, Starlette).
 
-Routes (``seat-view.md`` §4 is normative for the API and the socket):
+Routes (``docs/table-protocol.md`` is normative for the API and the socket):
 
 - ``GET /`` the lobby, ``GET /t/ID`` a table, ``GET /history`` the finished matches,
   ``GET /fair`` how anyone can check that a deal was fair,

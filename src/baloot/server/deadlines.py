@@ -1,5 +1,5 @@
 """What a table waits for and until when: the ``deadline`` of the table protocol
-(``seat-view.md`` §4, "Timers, table talk and fair deals").
+(``docs/table-protocol.md``, "Timers, table talk and fair deals").
 
 A table waits for a human's turn (``turn``: its turn timer), for an absent human before their
 seat's bot plays for them (``stand-in``), for the humans' word before the next hand is dealt
@@ -110,7 +110,7 @@ class Waits:
         self._turns = TurnClock(lambda: self.clock())  # the clock a server may set later
 
     def deadline(self) -> Deadline | None:
-        """What the table waits for and until when (``seat-view.md`` §4), by its clock; None
+        """What the table waits for and until when (``docs/table-protocol.md``), by its clock; None
         when it waits for a bot or without end (:func:`deadline_of`). A ``hand-over`` that
         none of the table's humans is connected to pauses the table (no deadline); the wait
         for ``next`` starts afresh when one of them comes back."""

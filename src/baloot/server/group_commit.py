@@ -1,6 +1,6 @@
 """The group commit: every table's steps waiting at one moment, stored in one transaction.
 
-A server stores a table's steps before it acknowledges them (``seat-view.md`` §4). One disk
+A server stores a table's steps before it acknowledges them (``docs/table-protocol.md``). One disk
 sync a step would queue a busy server's acks behind each other's; here the steps of every
 table that waits while a transaction is written go into the next one together, so a
 hundred tables acting at once cost one sync. Each table's steps carry the node's

@@ -218,8 +218,8 @@ class Hall:
     # ------------------------------------------------------------------ tables
 
     async def create(self, request: Mapping[str, Any]) -> Room:
-        """A new table as ``POST /api/tables`` asks (``seat-view.md`` §4), stored and in play:
-        its room (whose ``tokens`` are for whoever asked).
+        """A new table as ``POST /api/tables`` asks (``docs/table-protocol.md``), stored and in
+        play: its room (whose ``tokens`` are for whoever asked).
 
         The table goes to the least loaded live node: this one unless another is less loaded
         (:func:`~baloot.server.placement.placement`). For another node the lease is taken in

@@ -78,7 +78,7 @@ class Step:
     ``id`` behind it (if any), the actions applied, in record notation, and the ``text`` of a
     line of table talk. At a table with fair deals, a step that ends a hand keeps the
     ``secret`` drawn for the next (lowercase hex), and a ``next`` or an ``entropy`` the seat's
-    ``entropy`` (``seat-view.md`` §4)."""
+    ``entropy`` (``docs/table-protocol.md``)."""
 
     kind: StepKind
     v: int

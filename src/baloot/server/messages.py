@@ -1,4 +1,4 @@
-"""The messages of the table protocol ``baloot-table/1`` (``seat-view.md`` §4): a client's
+"""The messages of the table protocol ``baloot-table/1`` (``docs/table-protocol.md``): a client's
 read and checked, the server's built.
 
 A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a string
@@ -126,7 +126,7 @@ class Ping:
 @dataclass(frozen=True, slots=True)
 class Next:
     """The seat is ready for the next hand, and adds its ``entropy`` to that hand's deal (at a
-    table with fair deals; ``seat-view.md`` §4).
+    table with fair deals; ``docs/table-protocol.md``).
 
     >>> parse('{"type": "next", "id": "n3", "entropy": "9f"}')
     Next(id='n3', entropy=b'\\x9f')
@@ -139,7 +139,7 @@ class Next:
 @dataclass(frozen=True, slots=True)
 class GiveEntropy:
     """The seat's entropy for the deal of hand ``hand``, whose commitment it has seen (at a
-    table with fair deals; ``seat-view.md`` §4)."""
+    table with fair deals; ``docs/table-protocol.md``)."""
 
     id: str
     hand: int
@@ -188,7 +188,7 @@ _WITH_ID: Final[dict[MessageType, type[Undo | AskHint | Claim]]] = {
 
 class RejectCode(StrEnum):
     """The codes of a ``reject`` that are the protocol's own; the others are the engine's
-    :class:`~baloot.core.reasons.ReasonCode` of an illegal action (``seat-view.md`` §4)."""
+    :class:`~baloot.core.reasons.ReasonCode` of an illegal action (``docs/table-protocol.md``)."""
 
     SPECTATOR = "spectator"
     BAD_MESSAGE = "bad_message"
@@ -226,7 +226,7 @@ class Refused(Exception):
     def illegal(cls, id_: str, error: IllegalActionError) -> Refused:
         """The refusal of an action the engine does not allow, under the rule it names.
 
-        Every refusal of the engine names its rule (``seat-view.md`` §4 lists no code for
+        Every refusal of the engine names its rule (``docs/table-protocol.md`` lists no code for
         one that does not): one without is a fault of the server, not of the client.
         """
         assert error.code is not None, f"an engine refusal names no rule: {error.reason}"

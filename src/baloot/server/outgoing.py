@@ -1,4 +1,4 @@
-"""The server's messages of the table protocol ``baloot-table/1`` (``seat-view.md`` §4): each
+"""The server's messages of the table protocol ``baloot-table/1`` (``docs/table-protocol.md``): each
 a small frozen value that encodes itself once (:class:`Sent`, the text every connection of
 its audience gets), and the views they carry.
 
@@ -183,7 +183,7 @@ class Snapshot:
 def table_view(view: SeatView, hand: Hand) -> Message:
     """``view`` of ``hand`` as the table protocol sends it: the ``baloot-view/1`` object and
     its ``choices``, the legal actions in the order of ``legal``, each in its parts, so that a
-    page never splits notation (``seat-view.md`` §2); ``refused``, why each card of the hand
+    page never splits notation (``docs/seat-view.md``); ``refused``, why each card of the hand
     may not be played now, and ``claim``, whether a claim (Sawa) would be accepted now, so
     that a page says and offers what the engine decides (§4). A bot's view has none of them.
 

@@ -134,7 +134,7 @@ class Publisher:
         }
 
     def published_fair(self) -> Message | None:
-        """The fair table published before the players speak (``seat-view.md`` §4): the hand
+        """The fair table published before the players speak (``docs/table-protocol.md``): the hand
         it is for, its commitment and the entropy given so far, never its secret; None at a
         table dealt from its seed, or once the match is over."""
         published = self.table.published_fair()

@@ -11,7 +11,7 @@ Its id is derived from the finished table's (:func:`rematch_id`): every node and
 of the button finds the same table with nothing more stored, and two presses at once make one
 table (storage refuses the second). The answer holds its first hand's commitment
 (:func:`first_fair`): each seat's entropy for that hand comes after it, in an ``entropy``
-message, and the hand waits for it (``seat-view.md`` §4).
+message, and the hand waits for it (``docs/table-protocol.md``).
 
 >>> rematch_id("t1"), rematch_id("t1") == rematch_id("t1"), rematch_id("t2") != rematch_id("t1")
 ('m8Q8hWB4IFGW', True, True)

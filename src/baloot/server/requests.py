@@ -1,4 +1,4 @@
-"""What a client may ask of a new table (``POST /api/tables``, ``seat-view.md`` §4), checked.
+"""What a client may ask of a new table (``POST /api/tables``, ``docs/table-protocol.md``), checked.
 
 A server never trusts a client: every part of the request is checked here, and a bad one is
 a :class:`CreateError` with one clear line (the HTTP 400's ``error``). Bots are named from the
@@ -63,7 +63,7 @@ class TableRequest:
     is called by the seat's letter; a seat left out is for :meth:`Room.create
     <baloot.server.room.Room.create>` to fill), the rules, the turn timer in seconds (None:
     none) and whether the table is public. It holds no entropy: a seat's entropy for the first
-    deal comes after that deal's commitment is published (``seat-view.md`` §4)."""
+    deal comes after that deal's commitment is published (``docs/table-protocol.md``)."""
 
     players: dict[Seat, Player]
     rules: Rules

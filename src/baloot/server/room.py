@@ -1,6 +1,6 @@
 """A room: one :class:`~baloot.table.Table` that speaks the table protocol ``baloot-table/1``.
 
-The protocol is normative in ``seat-view.md`` §4; a :class:`Room` is its transport-free
+The protocol is normative in ``docs/table-protocol.md``; a :class:`Room` is its transport-free
 heart. Messages are plain dicts (what goes over a WebSocket as JSON text), and the room does
 no I/O and reads no clock but the one it is given: no sockets, no sleeps, no timers. Whoever
 holds the room (a web server, a test) carries the messages and decides when time has passed;
@@ -190,13 +190,12 @@ class Room:
         :class:`~baloot.bots.UnknownBotError`. ``token_digests`` keeps the human seats' tokens
         of another table (a rematch), instead of making new ones.
 
-        Without a ``seed`` (a server's tables), every deal is fair (``seat-view.md`` §4): each
-        hand's deck is derived from a fresh secret of ``secret_bytes`` and the human seats'
-        entropy, which comes after its commitment (the first hand waits for it at a table with
-        human seats); the first dealer and the bots' generators come from a secret seed of it
-        too. With a
-        ``seed`` (a table that must be reproducible: tests, examples), every deck is dealt
-        from it (:func:`~baloot.server.seating.seat_table`) and no deal has a fair table.
+        Without a ``seed`` (a server's tables), every deal is fair (``docs/table-protocol.md``):
+        each hand's deck is derived from a fresh secret of ``secret_bytes`` and the human seats'
+        entropy, which comes after its commitment (the first hand waits for it at a table with human
+        seats); the first dealer and the bots' generators come from a secret seed of it too. With a
+        ``seed`` (a table that must be reproducible: tests, examples), every deck is dealt from it
+        (:func:`~baloot.server.seating.seat_table`) and no deal has a fair table.
         """
         if seed is not None:
             table = seat_table(players or {}, rules, seed)

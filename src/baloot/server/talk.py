@@ -1,5 +1,5 @@
 """Table talk: what a seat may say (``say``), how often, and the lines a table keeps
-(``seat-view.md`` §4, "Timers, table talk and fair deals").
+(``docs/table-protocol.md``, "Timers, table talk and fair deals").
 
 A line is 1 to :data:`MAX_SAID` characters once NFC-normalised, with no control character (a
 new line, a tab, an escape: one line of talk each), and a seat says at most one every

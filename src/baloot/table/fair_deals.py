@@ -1,4 +1,4 @@
-"""A table's fair deals (``seat-view.md`` §4): each hand's secret drawn and committed to
+"""A table's fair deals (``docs/table-protocol.md``): each hand's secret drawn and committed to
 before its players speak, their entropy gathered, and its deck derived from both.
 
 The secrets come from ``draw`` (injected: the server's is :func:`secrets.token_bytes`, and a

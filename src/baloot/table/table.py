@@ -52,7 +52,7 @@ from baloot.view.seat_view import SeatView, heard
 
 
 class EventKind(Enum):
-    """What an event reports (the message types of ``seat-view.md`` §4)."""
+    """What an event reports (the message types of ``docs/table-protocol.md``)."""
 
     ACTION = "action"
     HAND_OVER = "hand-over"
@@ -85,7 +85,7 @@ class Event:
 
     def heard_by(self, audience: Seat | None) -> Action | None:
         """The action as ``audience`` (a seat, or None: a spectator) hears it: another seat's
-        declaration as its kinds, never its cards (``seat-view.md`` §1); None for an event
+        declaration as its kinds, never its cards (``docs/seat-view.md`` §1); None for an event
         that is no action. The one place the interfaces take an action's secrecy from.
 
         >>> event = Event(3, EventKind.ACTION, 1, Action.parse("S declare sira:AhKhQh"))
@@ -162,7 +162,7 @@ class Table:
         """A new match dealt from ``random.Random(seed)``: reproducible from its seed.
 
         The first dealer is ``dealer``, or drawn from the seed (:func:`first_dealer`). With
-        ``fair``, every deck is derived instead (``seat-view.md`` §4, "Fair deals"), and the
+        ``fair``, every deck is derived instead (``docs/table-protocol.md``, "Fair deals"), and the
         first hand's secret is committed to now. That hand is dealt at once at a table of bots
         alone, and with ``entropy`` when it is given (a table kept before the first hand waited
         for its players); otherwise it waits (:attr:`WaitKind.DEAL`) for every human seat's
@@ -258,7 +258,7 @@ class Table:
     def wants_entropy(self, seat: Seat, number: int) -> bool:
         """Whether the human ``seat`` may give its entropy for hand ``number`` now: that
         hand's commitment is published, the hand is not dealt, and the seat gave none for it
-        yet (``seat-view.md`` §4)."""
+        yet (``docs/table-protocol.md``)."""
         published = self.published_fair()
         return (
             published is not None
@@ -456,7 +456,7 @@ class Table:
         """The match so far as a ``baloot/1`` record, its players named (the seed kept as
         ``x_seed`` so that a resumed match deals on as this one would), every hand with its
         fair table at a table with fair deals: once one hand holds it every hand must
-        (``record-format.md``), the one in play too (its record shows its deck anyway: a
+        (``docs/records.md``), the one in play too (its record shows its deck anyway: a
         record is kept only once the table is no longer played). A hand in which a bot
         decided for a human seat says where (:meth:`stand_ins`) as its ``x_stand_in``: the
         players named are credited with none of those decisions."""

@@ -1,6 +1,6 @@
 """What one seat may know of a hand: its own cards and everything public, nothing hidden.
 
-Public (``seat-view.md`` §1): every action as the table heard it (a declaration names only
+Public (``docs/seat-view.md`` §1): every action as the table heard it (a declaration names only
 its kinds, except to the seat that made it), the exposed card and who took it, the cards
 played, how many cards each seat holds, and from the second trick on the projects shown by
 the team that won the comparison (R10.5).
@@ -65,7 +65,7 @@ def heard(action: Action, listener: Seat | None) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """One seat's knowledge of a hand at one moment (``seat-view.md`` §2).
+    """One seat's knowledge of a hand at one moment (``docs/seat-view.md``).
 
     ``seat`` is None for a spectator, who sees the public part only. ``cards`` is the
     seat's own hand (JSON ``hand``); ``held`` how many cards each seat holds (by seat
@@ -171,7 +171,7 @@ class SeatView:
     def claim_holds(self) -> bool:
         """True when this seat is to lead and its own cards win every remaining trick for
         every deal of the cards it has not seen that fits what it knows (Sawa), so that
-        claiming reveals nothing (``seat-view.md`` §4)."""
+        claiming reveals nothing (``docs/table-protocol.md``)."""
         seat, contract = self.seat, self.contract
         if seat is None or self.phase is not Phase.PLAYING or self.to_act != seat:
             return False
@@ -209,7 +209,7 @@ class SeatView:
         return tuple(sorted(self.legal, key=str))
 
     def to_json(self) -> dict[str, Any]:
-        """The ``baloot-view/1`` object of ``seat-view.md`` §2."""
+        """The ``baloot-view/1`` object of ``docs/seat-view.md``."""
         question = self.question
         return {
             "format": FORMAT,

@@ -6,7 +6,7 @@ values, each a :class:`SheetKey` and its parameters; interfaces word the lines t
 Every figure is the engine's: nothing here re-decides a rule (the rounding, the winner, what
 each team writes and what becomes of the Baloot are read from the result's
 :class:`~baloot.core.scoring.HandScore`). :func:`to_json` gives the ``sheet`` of the
-``hand-over`` message of ``seat-view.md``: ``[{"key": ..., "params": {...}}, ...]``;
+``hand-over`` message of ``docs/seat-view.md``: ``[{"key": ..., "params": {...}}, ...]``;
 :func:`from_json` reads it back, every key and parameter checked against the table below
 (:data:`PARAMS`), for a sheet that comes back from a browser.
 
@@ -63,7 +63,7 @@ key                      params (when)
 
 A hand still in progress has only ``contract`` (once known), ``tricks`` and ``card_points``.
 
-The example hand of ``record-format.md``: S takes Hokum in diamonds, N shows a Sira.
+The example hand of ``docs/records.md``: S takes Hokum in diamonds, N shows a Sira.
 
 >>> from baloot.core.hand import Hand
 >>> hand = Hand.from_deck("9c 8d Th 9h Jc 8s Qs Js As 7d 8h Td Kc Qh Kd 7s Qd "

@@ -135,7 +135,7 @@ class Hint:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The ``action`` and ``why`` of a ``hint`` message (``seat-view.md`` §4)."""
+        """The ``action`` and ``why`` of a ``hint`` message (``docs/table-protocol.md``)."""
         return {"action": str(self.action), "why": [reason.to_json() for reason in self.why]}
 
 

@@ -1,4 +1,4 @@
-// Fair deals (seat-view.md §4, "Fair deals"), checked by the page itself.
+// Fair deals (docs/table-protocol.md, "Fair deals"), checked by the page itself.
 //
 // Before the players speak the server publishes each hand's commitment, the SHA-256 of a
 // secret; the page keeps the first one it sees for each hand (this browser's storage, so that
@@ -175,7 +175,7 @@ export class EntropyGiver {
 }
 
 /** The cards each seat was dealt from `deck`, with `dealer` dealing and `taker` taking the
- *  exposed card (record-format.md, "The deal"); only the first 21 cards without a taker. */
+ *  exposed card (docs/records.md, "The deal"); only the first 21 cards without a taker. */
 function dealt(deck, dealer, taker) {
   const order = [];
   for (let seat = nextSeat(dealer); order.length < 4; seat = nextSeat(seat)) order.push(seat);

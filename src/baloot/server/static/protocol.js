@@ -8,7 +8,7 @@ export const SEATS = ["N", "W", "S", "E"];
 export const LISTED_SEATS = ["N", "E", "S", "W"];
 export const TEAM = { N: "NS", S: "NS", W: "EW", E: "EW" };
 
-/** The phases of a hand, as a view names them (seat-view.md). */
+/** The phases of a hand, as a view names them (docs/seat-view.md). */
 export const PHASE = Object.freeze({
   bidding1: "bidding-1",
   bidding2: "bidding-2",
@@ -32,7 +32,7 @@ export function otherTeam(team) {
 }
 
 /**
- * An action's text read into the parts of a view's `choices` (seat-view.md §2), with its seat
+ * An action's text read into the parts of a view's `choices` (docs/seat-view.md), with its seat
  * and the arguments a choice keeps in its text (a suit, open or locked, the projects):
  * "S play Jd ekka" → { action, seat: "S", verb: "play", card: "Jd", words: ["ekka"], args: [] },
  * "W double locked" → { action, seat: "W", verb: "double", card: null, words: [], args: ["locked"] }.

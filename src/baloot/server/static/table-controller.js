@@ -14,7 +14,7 @@ import { BUBBLE_MS } from "./talk.js";
 import { secondsLeft } from "./timer.js";
 import { initialState, mySeat, seatDeadline, sheetSeat, usThem } from "./table-state.js";
 
-/** What the page does with each message type of baloot-table/1 (seat-view.md §4), once the
+/** What the page does with each message type of baloot-table/1 (docs/table-protocol.md), once the
  *  message is shown (a numbered one) or heard (an answer): `handler(controller, message)`. */
 export const HANDLERS = Object.freeze({
   snapshot(ctl, message) {

@@ -1,9 +1,9 @@
 // The table page's view: the state (table-state.js) drawn into the page, all of it at each
 // render; what the player clicks goes to the controller (table-controller.js).
 //
-// Testing contract (seat-view.md §4): every visible, enabled element that sends a decision
+// Testing contract (docs/table-protocol.md): every visible, enabled element that sends a decision
 // carries data-action = the action exactly as in view.legal (or "next"); nothing else does.
-// Decisions are drawn from view.choices, the legal actions already read (seat-view.md §2).
+// Decisions are drawn from view.choices, the legal actions already read (docs/seat-view.md).
 // Every render rebuilds the decision controls from the current view, so none goes stale.
 
 import { $, el } from "./dom.js";

@@ -16,7 +16,7 @@ function reasonParam(key, value, seatName) {
   return String(value);
 }
 
-/** The engine's reason for refusing an action (its code and parameters, seat-view.md §4) in
+/** The engine's reason for refusing an action (its code and parameters, docs/table-protocol.md) in
  *  the page's words, from the server's catalogs: said to the player when it is about their
  *  own seat ("You must follow ♦ diamonds"), else naming the seat. */
 export function reasonText(code, params, seatName, me) {
