@@ -31,6 +31,11 @@ from baloot.server.storage import Store, open_store
 #: The test files sit in a folder per layer and import each other's helpers by module name.
 sys.path[:0] = sorted({str(test.parent) for test in Path(__file__).parent.glob("*/test_*.py")})
 
+#: Ray's clusters of the tests, local or joined, all run without its token: a local instance
+#: makes one (in the home folder) and a process that used it keeps it, so a cluster a later test
+#: joins in the same process, which asks for none, would refuse that process's actors.
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
 settings.register_profile(
     "ci",
     max_examples=50,

@@ -105,13 +105,11 @@ class Head:
 
 
 @pytest.fixture
-def head(monkeypatch: pytest.MonkeyPatch) -> Iterator[Head]:
-    """A running head, killed after the test."""
+def head() -> Iterator[Head]:
+    """A running head, killed after the test (without Ray's token, as every cluster of the
+    tests: see conftest.py)."""
     if importlib.util.find_spec("ray") is None:
         _unavailable("Ray is an optional extra: pip install -e '.[ray]' (the dev extra has it)")
-    # The head and the test join alike: a head started where a token was made (a local Ray
-    # instance makes one) asks for it, and one joining an address does not send it.
-    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     # A short folder: Ray's sockets live under it, and a socket's path is 107 bytes at most.
     folder = Path(tempfile.mkdtemp(prefix="baloot-ray-"))
     running = Head(folder)
