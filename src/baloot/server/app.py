@@ -24,7 +24,9 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
-  ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
+  ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language;
+  ``GET /account`` and ``/api/account…``, players' accounts and sessions
+  (:mod:`baloot.server.players.account_api`, ``docs/players-api.md``).
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
