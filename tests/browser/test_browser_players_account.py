@@ -43,9 +43,9 @@ def sign_out(page: Page) -> None:
     expect(page.locator("#member")).to_be_hidden()
 
 
-def seats_of(server: Served, table: str) -> dict[str, str]:
+def seats_of(served: Served, table: str) -> dict[str, str]:
     """The seats of ``table`` that accounts hold, read from the server's database."""
-    with sqlite3.connect(server.log.parent / "tables.db") as database:
+    with sqlite3.connect(served.log.parent / "tables.db") as database:
         rows = database.execute(
             "SELECT seat, p.name FROM seat_players s JOIN players p ON p.id = s.player_id"
             " WHERE table_id = ?",
