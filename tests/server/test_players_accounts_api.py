@@ -457,3 +457,29 @@ def test_the_account_page_is_served_in_english_and_arabic(
     assert page.status_code == 200 and f'<html lang="{lang}" dir="{direction}">' in page.text
     assert '<script type="module" src="/static/account.js">' in page.text
     assert 'href="/account"' in client.get("/").text
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "words"),
+    [
+        ("/api/account/login", {"name": 7, "password": PASSWORD}, 400, "are text"),
+        ("/api/account/login", {"name": "Saad"}, 400, "needs password"),
+        ("/api/account/login", "Saad", 400, "a JSON object"),
+        ("/api/account/password", {"old": PASSWORD}, 400, "needs new"),
+        ("/api/account/password", {"old": 7, "new": "another secret"}, 400, "is text"),
+        ("/api/account/delete", {}, 400, "needs password"),
+        ("/api/account/delete", {"password": ["x"]}, 400, "is text"),
+        ("/api/account/seats", {"tokens": [{"table": 1, "token": "x"}]}, 400, "tokens is a list"),
+    ],
+)
+def test_every_bad_body_is_a_4xx_with_one_line_and_changes_nothing(
+    server: Server, path: str, body: Any, status: int, words: str
+) -> None:
+    client = client_of(server)
+    made = register(client)
+    one_line_error(post(client, path, made["csrf"], body), status, words)
+    assert account(client)["player"] == made["player"]
+
+
+def test_a_get_of_a_post_endpoint_is_a_405_in_json(server: Server) -> None:
+    one_line_error(client_of(server).get("/api/account/login"), 405, "method not allowed")
