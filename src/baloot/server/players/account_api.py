@@ -207,7 +207,7 @@ class _AccountApi:
         self, request: Request, player: Player, tokens: list[tuple[str, str]], status: int
     ) -> Response:
         """A new session of ``player``: the cookie set, ``{player, csrf, seats}`` answered."""
-        token, csrf = await start_session(self.hall, request, player)
+        token, csrf = await start_session(self.hall, player)
         seats = await self._bind(player, tokens)
         answer = {"player": _player_json(player), "csrf": csrf, "seats": seats}
         response = JSONResponse(answer, status_code=status)

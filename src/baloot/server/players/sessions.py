@@ -132,7 +132,7 @@ def same_site(hall: Hall, connection: HTTPConnection) -> None:
         raise refused
 
 
-async def start_session(hall: Hall, connection: HTTPConnection, player: Player) -> tuple[str, str]:
+async def start_session(hall: Hall, player: Player) -> tuple[str, str]:
     """A new session of ``player``: its cookie's token and its CSRF token (the token is for
     :func:`set_cookie` alone, never an answer's body)."""
     token, csrf = new_token(), new_token()
