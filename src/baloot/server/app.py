@@ -24,7 +24,9 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``GET /api/matches/ID/record`` a finished match's ``baloot/1`` record;
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
-  ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
+  ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language;
+  ``GET /account`` and ``/api/account…``, players' accounts and sessions
+  (:mod:`baloot.server.players.account_api`, ``docs/players-api.md``).
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -44,7 +46,6 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -70,17 +71,21 @@ from baloot.core.seats import Seat, Team
 from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, storable
+from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
+from baloot.server.players import account_api
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
+from baloot.server.web_parts import MAX_BODY as MAX_BODY
+from baloot.server.web_parts import STATIC
+from baloot.server.web_parts import error as _error
+from baloot.server.web_parts import json_body as _json_body
+from baloot.server.web_parts import page_html as page_html
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 from baloot.words.pages import page_words
 
-#: The largest HTTP request body the API reads, in bytes.
-MAX_BODY: Final = 64 * 1024
 #: Client messages a connection may send in a second, and the burst it may save up.
 RATE: Final = 20.0
 #: Messages refused for their rate before the socket is closed (1008).
@@ -99,7 +104,6 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 log = logging.getLogger("baloot.server")
 
-_STATIC = resources.files("baloot.server") / "static"
 _HEADERS: Final = {
     "content-security-policy": (
         "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -157,9 +161,10 @@ def create_app(
         Route("/api/matches", api.matches),
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
+        *account_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
-        Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(
         routes=routes,
@@ -210,14 +215,6 @@ def _lang(request: Request | WebSocket) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-def page_html(name: str, lang: str) -> str:
-    """The page ``name`` in ``lang``: its file under the pages' one head (``head.html``), with
-    the language and direction filled in."""
-    head = (_STATIC / "head.html").read_text(encoding="utf-8").removesuffix("\n")
-    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8").replace("{{head}}", head, 1)
-    return text.replace("{{lang}}", lang).replace("{{dir}}", "rtl" if lang == "ar" else "ltr")
-
-
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return HTMLResponse(page_html(name, _lang(request)))
@@ -227,10 +224,6 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
 
 async def _game_words(_: Request) -> Response:
     return Response(GAME_WORDS_MODULE, media_type="text/javascript")
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 async def _http_error(_: HTTPConnection, error: Exception) -> Response:
@@ -248,25 +241,6 @@ async def _storage_error(connection: HTTPConnection, error: Exception) -> Respon
 async def _unexpected_error(_: HTTPConnection, __: Exception) -> Response:
     """A fault of the server's own (logged with its traceback): still JSON."""
     return _error(500, "the server failed to answer; try again later")
-
-
-async def _json_body(request: Request) -> Any:
-    """The request's JSON body, at most :data:`MAX_BODY` bytes, with no text that could not
-    be stored or sent back (a :class:`CreateError`)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise CreateError(f"the request body may hold at most {MAX_BODY} bytes")
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        raise CreateError("the request body is not JSON") from None
-    if not storable(value):
-        raise CreateError(
-            "the request body holds text that cannot be kept (a lone surrogate or a NUL)"
-        )
-    return value
 
 
 def _number(text: str, largest: int) -> int | None:
@@ -493,6 +467,7 @@ class _Api:
             await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="no such table in play")
             return
         live, connection, outbox = joined
+        await account_api.seat_opened(self.hall, websocket, live.room.id, connection.seat)
         sender = asyncio.create_task(self._send_all(websocket, live, connection, outbox))
         try:
             await self._read_all(websocket, live, connection, outbox)

@@ -81,6 +81,8 @@ from baloot.server.journal import KeptTable, Step, TableConfig
 from baloot.server.leases import Fence, Leases
 from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
+from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
+from baloot.server.players.accounts import Accounts
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -160,6 +162,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0",
     ),
+    # Players' accounts, their sessions and seats, and failed sign-ins
+    # (``baloot.server.players.accounts``).
+    ACCOUNTS_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -223,10 +228,11 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby):
+class Store(Leases, Lobby, Accounts):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
-    the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
-    nodes (:class:`~baloot.server.lobby.Lobby`)."""
+    the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
+    nodes (:class:`~baloot.server.lobby.Lobby`) and the players' accounts
+    (:class:`~baloot.server.players.accounts.Accounts`)."""
 
     def __init__(
         self,

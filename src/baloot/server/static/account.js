@@ -1,0 +1,83 @@
+// The account page: sign in or register (the seats this browser holds go with it, to be the
+// account's), then sign out, change the password or delete the account. Every POST but
+// signing in and registering carries the session's CSRF token, which GET /api/account tells.
+
+import { $ } from "./dom.js";
+import { t, fillStatic } from "./i18n.js";
+import { myTables } from "./mytables.js";
+
+let csrf = null;
+
+/** POSTs `body` to the account API; the answer's JSON, or an Error with its one line. */
+async function post(path, body = {}) {
+  const headers = { "Content-Type": "application/json" };
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || t("load_failed"));
+  return answer;
+}
+
+/** The seats this browser holds, as the API takes them. */
+function heldSeats() {
+  return myTables().map((entry) => ({ table: entry.table, token: entry.token }));
+}
+
+function show(account, said = "") {
+  csrf = account.csrf;
+  const player = account.player;
+  $("guest").hidden = Boolean(player);
+  $("member").hidden = !player;
+  $("signed-in-as").textContent = player ? t("signed_in_as", { name: player.name }) : "";
+  $("account-status").textContent = said;
+  $("account-error").textContent = "";
+  for (const form of document.querySelectorAll("form")) form.reset();
+}
+
+function failed(err) {
+  $("account-error").textContent = t("error_prefix") + err.message;
+}
+
+/** Sends `form`'s fields (with `extra`) to `path`, then shows what the answer says. */
+function onSubmit(form, path, said, extra = () => ({})) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form).entries());
+    const button = form.querySelector("button");
+    button.disabled = true;
+    try {
+      const answer = await post(path, { ...fields, ...extra() });
+      show(answer.player === undefined ? { player: null, csrf: null } : answer, t(said));
+    } catch (err) {
+      failed(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+async function start() {
+  fillStatic();
+  document.title = t("account_title");
+  onSubmit($("login"), "/api/account/login", "signed_in", () => ({ tokens: heldSeats() }));
+  onSubmit($("register"), "/api/account/register", "registered", () => ({ tokens: heldSeats() }));
+  onSubmit($("change-password"), "/api/account/password", "password_changed");
+  onSubmit($("delete-account"), "/api/account/delete", "account_deleted");
+  $("logout").addEventListener("click", async () => {
+    try {
+      show(await post("/api/account/logout"), t("signed_out"));
+    } catch (err) {
+      failed(err);
+    }
+  });
+  try {
+    const response = await fetch("/api/account");
+    if (!response.ok) throw new Error(t("load_failed"));
+    show(await response.json());
+  } catch (err) {
+    show({ player: null, csrf: null });
+    failed(err);
+  }
+}
+
+start();
