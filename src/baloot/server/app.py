@@ -43,8 +43,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
+from collections.abc import AsyncIterator
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -70,17 +69,23 @@ from baloot.core.seats import Seat, Team
 from baloot.server import api_json
 from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
-from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, storable
+from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
+from baloot.server.players import social_api
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
+from baloot.server.web import MAX_BODY as MAX_BODY
+from baloot.server.web import STATIC
+from baloot.server.web import error as _error
+from baloot.server.web import json_body as _json_body
+from baloot.server.web import lang as _lang
+from baloot.server.web import page as _page
+from baloot.server.web import page_html as page_html
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 from baloot.words.pages import page_words
 
-#: The largest HTTP request body the API reads, in bytes.
-MAX_BODY: Final = 64 * 1024
 #: Client messages a connection may send in a second, and the burst it may save up.
 RATE: Final = 20.0
 #: Messages refused for their rate before the socket is closed (1008).
@@ -99,7 +104,6 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 log = logging.getLogger("baloot.server")
 
-_STATIC = resources.files("baloot.server") / "static"
 _HEADERS: Final = {
     "content-security-policy": (
         "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -159,7 +163,8 @@ def create_app(
         Route("/api/words", api.words, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
-        Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        *social_api.routes(hall, lobby_bot=lobby_bot),
     ]
     app = Starlette(
         routes=routes,
@@ -205,32 +210,8 @@ def _team_of(seat: object) -> Team | None:
     return Seat[seat].team
 
 
-def _lang(request: Request | WebSocket) -> str:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGUAGES else "en"
-
-
-def page_html(name: str, lang: str) -> str:
-    """The page ``name`` in ``lang``: its file under the pages' one head (``head.html``), with
-    the language and direction filled in."""
-    head = (_STATIC / "head.html").read_text(encoding="utf-8").removesuffix("\n")
-    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8").replace("{{head}}", head, 1)
-    return text.replace("{{lang}}", lang).replace("{{dir}}", "rtl" if lang == "ar" else "ltr")
-
-
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return HTMLResponse(page_html(name, _lang(request)))
-
-    return endpoint
-
-
 async def _game_words(_: Request) -> Response:
     return Response(GAME_WORDS_MODULE, media_type="text/javascript")
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 async def _http_error(_: HTTPConnection, error: Exception) -> Response:
@@ -248,25 +229,6 @@ async def _storage_error(connection: HTTPConnection, error: Exception) -> Respon
 async def _unexpected_error(_: HTTPConnection, __: Exception) -> Response:
     """A fault of the server's own (logged with its traceback): still JSON."""
     return _error(500, "the server failed to answer; try again later")
-
-
-async def _json_body(request: Request) -> Any:
-    """The request's JSON body, at most :data:`MAX_BODY` bytes, with no text that could not
-    be stored or sent back (a :class:`CreateError`)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise CreateError(f"the request body may hold at most {MAX_BODY} bytes")
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        raise CreateError("the request body is not JSON") from None
-    if not storable(value):
-        raise CreateError(
-            "the request body holds text that cannot be kept (a lone surrogate or a NUL)"
-        )
-    return value
 
 
 def _number(text: str, largest: int) -> int | None:

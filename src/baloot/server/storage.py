@@ -81,6 +81,9 @@ from baloot.server.journal import KeptTable, Step, TableConfig
 from baloot.server.leases import Fence, Leases
 from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
+from baloot.server.players.friends import Friends
+from baloot.server.players.quick_match import QuickMatch
+from baloot.server.players.social_schema import SOCIAL_SCHEMA
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -160,6 +163,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        # Accounts (``baloot.server.players.accounts``), their sessions and their seats.
+        """CREATE TABLE players (
+  id TEXT PRIMARY KEY,              -- 16 url-safe random characters, never reused
+  name TEXT NOT NULL,               -- as the player typed it, NFKC; '' once deleted
+  name_key TEXT NOT NULL UNIQUE,    -- names.name_key(name); 'deleted:' || id once deleted
+  password TEXT NOT NULL,           -- the argon2id hash; '' once deleted
+  created DOUBLE PRECISION NOT NULL,
+  deleted DOUBLE PRECISION          -- NULL while the account exists
+)""",
+        """CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,              -- SHA-256 hex of the cookie's token (the token is never kept)
+  player_id TEXT NOT NULL REFERENCES players (id),
+  csrf TEXT NOT NULL,               -- the session's CSRF token
+  created DOUBLE PRECISION NOT NULL,
+  expires DOUBLE PRECISION NOT NULL
+)""",
+        "CREATE TABLE login_attempts (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX login_attempts_key ON login_attempts (key, at)",
+        """CREATE TABLE seat_players (        -- which account sits at which seat of a table
+  table_id TEXT NOT NULL REFERENCES tables (id),
+  seat TEXT NOT NULL,               -- 'N' 'E' 'S' 'W'
+  player_id TEXT NOT NULL REFERENCES players (id),
+  PRIMARY KEY (table_id, seat)
+)""",
+        "CREATE INDEX seat_players_player ON seat_players (player_id)",
+    ),
+    SOCIAL_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -223,7 +254,7 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby):
+class Store(Leases, Lobby, Friends, QuickMatch):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`)."""
