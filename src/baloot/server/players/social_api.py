@@ -273,7 +273,8 @@ class _Social:
         return await self._state(me)
 
     async def _state(self, me: str) -> Response:
-        """Run a pairing step, then answer my place in the queue."""
+        """Note my poll, run a pairing step, then answer my place in the queue."""
+        await _storing(self.store.queue_entry, me, self.hall.clock())
         await self.pairing_step()
         entry = await _storing(self.store.queue_entry, me, self.hall.clock())
         return JSONResponse(_entry_json(entry))
