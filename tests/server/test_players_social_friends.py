@@ -175,7 +175,8 @@ def test_an_invitation_gives_a_friend_the_seat_in_one_request(server: Server) ->
     [
         ({"token": "guess"}, 403, "only whoever holds the seat's link may give it"),
         ({"seat": "E"}, 409, "that seat is a bot's: only a human seat is given"),
-        ({"seat": "X"}, 400, "seat is one of N, E, S, W"),
+        ({"seat": "X"}, 400, "seat is one of N, E, S, W (or left out: the token's seat)"),
+        ({"seat": "S"}, 403, "only whoever holds the seat's link may give it"),
         ({"table": "nothere"}, 404, "no such table in play"),
         ({"friend": "Other"}, 404, "no such friend"),
         ({"friend": 7}, 400, "a player's name is text"),
@@ -191,6 +192,14 @@ def test_a_bad_invitation_is_one_clear_line(
     body |= {"token": table["seats"]["N"]["token"], **change}
     answer = invite(server, saad, **body)
     assert (answer.status_code, answer.json()) == (status, {"error": line})
+
+
+def test_an_invitation_without_a_seat_gives_the_seat_of_its_token(server: Server) -> None:
+    saad, _, _ = friends(server)
+    table = new_table(server)
+    token = table["seats"]["S"]["token"]
+    answer = invite(server, saad, table=table["table"], friend="Noura", token=token)
+    assert answer.status_code == 201 and answer.json()["invite"]["seat"] == "S"
 
 
 def test_an_invitation_to_someone_else_cannot_be_accepted(server: Server) -> None:

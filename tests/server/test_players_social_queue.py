@@ -16,6 +16,7 @@ from social_accounts import add_player
 from baloot.server.players.quick_match import (
     BOTS_AFTER,
     NEW_RATING,
+    Match,
     Waiting,
     allowed_gap,
     pair,
@@ -30,8 +31,8 @@ def waiting(name: str, rating: float, wait: float = 0.0, *, bots: bool = False) 
     return Waiting(name, name.upper(), "classic", None, rating, NOW - wait, bots)
 
 
-def seated(matches: list[object]) -> list[list[str]]:
-    return [sorted(match.seats.values()) for match in matches]  # type: ignore[attr-defined]
+def seated(matches: list[Match]) -> list[list[str]]:
+    return [sorted(match.seats.values()) for match in matches]
 
 
 def test_four_players_of_close_ratings_make_a_table_and_far_ones_wait() -> None:

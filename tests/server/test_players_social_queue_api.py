@@ -63,8 +63,10 @@ def test_four_players_are_seated_at_one_table_each_with_their_own_link(server: S
     (table_id,) = {answer["table"] for answer in answers}
     config = config_of(server, table_id)
     assert sorted(config["humans"]) == ["E", "N", "S", "W"] and config["timer"] == 30
-    assert bound(server, table_id) == {answer["seat"]: me.id for answer, me in zip(answers, four)}
-    for answer, me in zip(answers, four):
+    assert bound(server, table_id) == {
+        answer["seat"]: me.id for answer, me in zip(answers, four, strict=True)
+    }
+    for answer, me in zip(answers, four, strict=True):
         token = answer["url"].split("token=")[1]
         assert config["tokens"][answer["seat"]] == token_digest(token)
         assert config["players"][answer["seat"]] == me.name

@@ -167,11 +167,12 @@ class _Social:
                 raise SocialError(
                     'the request must be a JSON object: {"table", "seat", "friend", "token"}'
                 )
-            table_id, seat, token = _text(body, "table"), _text(body, "seat"), _text(body, "token")
+            table_id, token = _text(body, "table"), _text(body, "token")
             friend = _name(body.get("friend"))
-            if seat not in ("N", "E", "S", "W"):
-                raise SocialError("seat is one of N, E, S, W")
-            await self._check_token(table_id, seat, token)
+            seat = body.get("seat")
+            if seat is not None and seat not in ("N", "E", "S", "W"):
+                raise SocialError("seat is one of N, E, S, W (or left out: the token's seat)")
+            seat = await self._seat_of(table_id, seat, token)
             id_ = await _storing(
                 self.store.invite, me, friend, table_id, seat, token, self.hall.clock()
             )
@@ -182,8 +183,9 @@ class _Social:
         answer = {"id": id_, "friend": friend, "table": table_id, "seat": seat}
         return JSONResponse({"invite": answer}, status_code=201)
 
-    async def _check_token(self, table_id: str, seat: str, token: str) -> None:
-        """Refuse unless the table is in play and ``token`` is its human ``seat``'s."""
+    async def _seat_of(self, table_id: str, seat: str | None, token: str) -> str:
+        """The seat ``token`` opens at the table in play (which must be ``seat`` when one is
+        named): whoever holds a human seat's token may give that seat, nobody else."""
         if not _ID.fullmatch(table_id):
             raise SocialError("no such table in play", 404)
         found = await self.hall.table_config(table_id)
@@ -191,13 +193,16 @@ class _Social:
             raise SocialError("no such table in play", 404)
         try:
             config = json.loads(found[1])
-            digest = config["tokens"].get(seat) if seat in config["humans"] else None
-        except (ValueError, KeyError, TypeError, AttributeError):
-            digest = None
-        if digest is None:
+            digests = {s: config["tokens"][s] for s in config["humans"]}
+        except (ValueError, KeyError, TypeError):
+            digests = {}
+        if seat is not None and seat not in digests:
             raise SocialError("that seat is a bot's: only a human seat is given", 409)
-        if not _ID.fullmatch(token) or token_digest(token) != digest:
+        digest = token_digest(token) if _ID.fullmatch(token) else ""
+        opened = [str(s) for s, kept in digests.items() if kept == digest]
+        if not opened or opened[0] != (seat or opened[0]):
             raise SocialError("only whoever holds the seat's link may give it", 403)
+        return opened[0]
 
     async def accept(self, request: Request) -> Response:
         """Accept an invitation: the seat's link."""
