@@ -159,3 +159,17 @@ def test_players_wait_for_their_own_preset_and_timer(opener: Opener, preset: str
         store.join_queue(id_, preset, 30, NOW)
     store.join_queue(ids[3], preset, None, NOW)
     assert store.claim_matches(NOW, random.Random(0)) == []
+
+
+def test_a_store_never_seats_a_blocker_with_the_blocked(opener: Opener) -> None:
+    store = opener()
+    ids = store_with(store, 4)
+    store.block(ids[1], "player 0", NOW)
+    for id_ in ids:
+        store.join_queue(id_, "classic", None, NOW)
+    assert store.claim_matches(NOW, random.Random(0)) == []  # only three may sit together
+    later = NOW + BOTS_AFTER
+    for id_ in ids:
+        store.queue_entry(id_, later)
+    for _, match in store.claim_matches(later, random.Random(0)):
+        assert not {ids[0], ids[1]} <= set(match.seats.values())

@@ -256,8 +256,9 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
 
 class Store(Leases, Lobby, Friends, QuickMatch):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
-    the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
-    nodes (:class:`~baloot.server.lobby.Lobby`)."""
+    the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
+    nodes (:class:`~baloot.server.lobby.Lobby`), friends and the quick match's queue
+    (:mod:`baloot.server.players`)."""
 
     def __init__(
         self,
