@@ -25,7 +25,15 @@ from baloot.words.pages import page_words
 from baloot.words.strings import TABLES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
-PAGES = ("lobby.html", "table.html", "history.html", "analysis.html", "fair.html", "account.html")
+PAGES = (
+    "lobby.html",
+    "table.html",
+    "history.html",
+    "analysis.html",
+    "fair.html",
+    "account.html",
+    "play.html",
+)
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
 
@@ -243,6 +251,8 @@ BUILT: dict[str, set[str]] = {
     "flag_": {field.name for field in dataclasses.fields(Rules)},
     "reason_": {code.value for code in ReasonCode},
     "team_": {"NS", "EW"},
+    # A friend's state other than friends (GET /api/friends).
+    "fr_state_": {"asked", "asking", "blocked"},
 }
 #: Prefixes whose word may be missing: the page shows the bare value (a preset's name), or the
 #: reason as said of any seat (one said to you).

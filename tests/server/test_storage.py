@@ -105,8 +105,9 @@ def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
     store: Store, opener: Opener
 ) -> None:
     with store._transaction() as run:
-        dropped = ("seat_players", "login_attempts", "sessions", "players")
-        for table in (*dropped, "leases", "nodes", "analyses", "steps", "tables"):
+        social = ("player_seen", "invites", "queue", "friends")
+        accounts = ("seat_players", "login_attempts", "sessions", "players")
+        for table in (*social, *accounts, "leases", "nodes", "analyses", "steps", "tables"):
             run(f"DROP TABLE {table}")
         run("DELETE FROM schema_version")
     again = opener()

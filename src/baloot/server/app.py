@@ -26,7 +26,9 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
   ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language;
   ``GET /account`` and ``/api/account…``, players' accounts and sessions
-  (:mod:`baloot.server.players.account_api`, ``docs/players-api.md``).
+  (:mod:`baloot.server.players.account_api`); ``GET /play`` and ``/api/queue…``,
+  ``/api/friends…``, ``/api/blocks…``, ``/api/invites…``, the quick match and friends
+  (:mod:`baloot.server.players.social_api`): ``docs/players-api.md``.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -45,7 +47,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -73,16 +75,18 @@ from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
-from baloot.server.players import account_api
+from baloot.server.players import account_api, social_api
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
-from baloot.server.web_parts import MAX_BODY as MAX_BODY
-from baloot.server.web_parts import STATIC
-from baloot.server.web_parts import error as _error
-from baloot.server.web_parts import json_body as _json_body
-from baloot.server.web_parts import page_html as page_html
+from baloot.server.web import MAX_BODY as MAX_BODY
+from baloot.server.web import STATIC
+from baloot.server.web import error as _error
+from baloot.server.web import json_body as _json_body
+from baloot.server.web import lang as _lang
+from baloot.server.web import page as _page
+from baloot.server.web import page_html as page_html
 from baloot.words import LANGUAGES, hint_texts, sheet_texts
 from baloot.words.pages import page_words
 
@@ -162,6 +166,7 @@ def create_app(
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
         *account_api.routes(hall),
+        *social_api.routes(hall, lobby_bot=lobby_bot),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -208,18 +213,6 @@ def _team_of(seat: object) -> Team | None:
     if not isinstance(seat, str) or seat not in Seat.__members__:
         raise ValueError("seat is one of N, W, S, E")
     return Seat[seat].team
-
-
-def _lang(request: Request | WebSocket) -> str:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGUAGES else "en"
-
-
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return HTMLResponse(page_html(name, _lang(request)))
-
-    return endpoint
 
 
 async def _game_words(_: Request) -> Response:

@@ -83,6 +83,9 @@ from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
 from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
 from baloot.server.players.accounts import Accounts
+from baloot.server.players.friends import Friends
+from baloot.server.players.quick_match import QuickMatch
+from baloot.server.players.social_schema import SOCIAL_SCHEMA
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -165,6 +168,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # Players' accounts, their sessions and seats, and failed sign-ins
     # (``baloot.server.players.accounts``).
     ACCOUNTS_SCHEMA,
+    # Friends, blocks, invitations and the quick match's queue
+    # (``baloot.server.players.social_schema``).
+    SOCIAL_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -228,11 +234,13 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby, Accounts):
+class Store(Leases, Lobby, Accounts, Friends, QuickMatch):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
-    nodes (:class:`~baloot.server.lobby.Lobby`) and the players' accounts
-    (:class:`~baloot.server.players.accounts.Accounts`)."""
+    nodes (:class:`~baloot.server.lobby.Lobby`), the players' accounts
+    (:class:`~baloot.server.players.accounts.Accounts`), friends and the quick match's queue
+    (:class:`~baloot.server.players.friends.Friends`,
+    :class:`~baloot.server.players.quick_match.QuickMatch`)."""
 
     def __init__(
         self,

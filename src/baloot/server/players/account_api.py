@@ -53,7 +53,7 @@ from baloot.server.players.sessions import (
 from baloot.server.rematch import MAX_TOKEN, RematchError, seat_of
 from baloot.server.requests import CreateError
 from baloot.server.storage import StorageError
-from baloot.server.web_parts import error, json_body, page_html
+from baloot.server.web import error, json_body, page_html
 from baloot.words import LANGUAGES
 
 if TYPE_CHECKING:

@@ -67,6 +67,7 @@ class AuthError(BalootError):
     def __init__(self, status: int, line: str) -> None:
         super().__init__(line)
         self.status = status
+        self.line = line
 
 
 def new_token() -> str:

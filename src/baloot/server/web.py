@@ -1,5 +1,10 @@
-"""What the HTTP endpoints share: a page's HTML, a JSON error, and a request's JSON body read
-within its limit.
+"""What the application and its API modules share: a page's HTML in a language, a request's
+JSON body read within its limits, and an error as JSON.
+
+The application (:mod:`~baloot.server.app`) and the players' API modules
+(:mod:`baloot.server.players`) answer alike: every error is ``{"error": "…"}`` with its
+status, every body is read with the same limit and checked storable, every page is its file
+under the one head. Kept here so that each of them imports it rather than the application.
 
 >>> error(404, "no such table").body
 b'{"error":"no such table"}'
@@ -8,19 +13,28 @@ b'{"error":"no such table"}'
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any, Final
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.websockets import WebSocket
 
 from baloot.server.messages import storable
 from baloot.server.requests import CreateError
+from baloot.words import LANGUAGES
 
 #: The largest HTTP request body the API reads, in bytes.
 MAX_BODY: Final = 64 * 1024
 
 STATIC = resources.files("baloot.server") / "static"
+
+
+def lang(request: Request | WebSocket) -> str:
+    """The language the request asks for (``?lang=ar``), English unless it is known."""
+    asked = request.query_params.get("lang", "en")
+    return asked if asked in LANGUAGES else "en"
 
 
 def page_html(name: str, lang: str) -> str:
@@ -31,8 +45,17 @@ def page_html(name: str, lang: str) -> str:
     return text.replace("{{lang}}", lang).replace("{{dir}}", "rtl" if lang == "ar" else "ltr")
 
 
+def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of the page ``name``, in the request's language."""
+
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(page_html(name, lang(request)))
+
+    return endpoint
+
+
 def error(status: int, message: str) -> JSONResponse:
-    """The JSON error ``{"error": message}`` with its status, as every error is answered."""
+    """An error as every endpoint answers one: ``{"error": message}`` with ``status``."""
     return JSONResponse({"error": message}, status_code=status)
 
 
