@@ -25,6 +25,8 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
   ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language.
+- The players' routes (``docs/players-api.md``): profiles and leaderboards,
+  :mod:`baloot.server.players.profile_api`.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -43,8 +45,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
+from collections.abc import AsyncIterator
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -72,6 +73,11 @@ from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of, storable
 from baloot.server.outgoing import Reject, Sent
+from baloot.server.pages import STATIC as _STATIC
+from baloot.server.pages import lang_of as _lang
+from baloot.server.pages import page as _page
+from baloot.server.pages import page_html as page_html
+from baloot.server.players import profile_api
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -99,7 +105,6 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 log = logging.getLogger("baloot.server")
 
-_STATIC = resources.files("baloot.server") / "static"
 _HEADERS: Final = {
     "content-security-policy": (
         "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -157,6 +162,7 @@ def create_app(
         Route("/api/matches", api.matches),
         Route("/api/matches/{table}/record", api.record),
         Route("/api/words", api.words, methods=["POST"]),
+        *profile_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
@@ -203,26 +209,6 @@ def _team_of(seat: object) -> Team | None:
     if not isinstance(seat, str) or seat not in Seat.__members__:
         raise ValueError("seat is one of N, W, S, E")
     return Seat[seat].team
-
-
-def _lang(request: Request | WebSocket) -> str:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGUAGES else "en"
-
-
-def page_html(name: str, lang: str) -> str:
-    """The page ``name`` in ``lang``: its file under the pages' one head (``head.html``), with
-    the language and direction filled in."""
-    head = (_STATIC / "head.html").read_text(encoding="utf-8").removesuffix("\n")
-    text = (_STATIC / f"{name}.html").read_text(encoding="utf-8").replace("{{head}}", head, 1)
-    return text.replace("{{lang}}", lang).replace("{{dir}}", "rtl" if lang == "ar" else "ltr")
-
-
-def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return HTMLResponse(page_html(name, _lang(request)))
-
-    return endpoint
 
 
 async def _game_words(_: Request) -> Response:

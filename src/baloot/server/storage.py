@@ -81,6 +81,7 @@ from baloot.server.journal import KeptTable, Step, TableConfig
 from baloot.server.leases import Fence, Leases
 from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
+from baloot.server.players.rating_store import RATINGS_SCHEMA, Ratings
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -160,6 +161,35 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        # Accounts (``baloot.server.players.accounts``): players, their sessions, the
+        # attempts to sign in, and which account sits at which seat of a table.
+        """CREATE TABLE players (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            password TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            deleted DOUBLE PRECISION
+        )""",
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            player_id TEXT NOT NULL REFERENCES players (id),
+            csrf TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            expires DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE TABLE login_attempts (key TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX login_attempts_key ON login_attempts (key, at)",
+        """CREATE TABLE seat_players (
+            table_id TEXT NOT NULL REFERENCES tables (id),
+            seat TEXT NOT NULL,
+            player_id TEXT NOT NULL REFERENCES players (id),
+            PRIMARY KEY (table_id, seat)
+        )""",
+        "CREATE INDEX seat_players_player ON seat_players (player_id)",
+    ),
+    RATINGS_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -223,7 +253,7 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby):
+class Store(Leases, Lobby, Ratings):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`) and the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`)."""
@@ -415,9 +445,9 @@ class Store(Leases, Lobby):
         """Close the tables in play with a human seat that no human was seen at since
         ``before`` (bot-only tables are never idle); their ids, oldest first."""
         with self._transaction() as run:
-            rows = run(
+            rows = run(  # locked on PostgreSQL, as a finish locks its row: rated once
                 "SELECT id, config FROM tables WHERE status = 'playing' AND last_seen < ?"
-                " ORDER BY created, id",
+                f" ORDER BY created, id{' FOR UPDATE' if self._postgres else ''}",
                 (before,),
             )
             idle = [str(id_) for id_, config in rows if _has_humans(config)]
@@ -425,6 +455,7 @@ class Store(Leases, Lobby):
                 "UPDATE tables SET status = 'closed', finished = ? WHERE id = ?",
                 ((when, id_) for id_ in idle),
             )
+            self._rate_idle(run, idle, when)
         return idle
 
     # -- finished matches ---------------------------------------------------------------
@@ -463,11 +494,12 @@ class Store(Leases, Lobby):
         when: float,
         fence: Fence | None,
     ) -> None:
-        """Set a table's final status, summary, record and time."""
+        """Set a table's final status, summary, record and time; rate it if it was in play."""
         text = None if summary is None else dumps(summary)
         with self._transaction() as run:
             self._known(run, table_id)
             self._fenced(run, table_id, fence)
+            self._rate_ending(run, table_id, status is TableStatus.CLOSED, summary, when)
             run(
                 "UPDATE tables SET status = ?, summary = ?, record = ?, finished = ? WHERE id = ?",
                 (status.value, text, record, when, table_id),
