@@ -117,6 +117,11 @@ class Ratings(Transactions):
             for player, after in sorted(found.rate(skills).items())
         ]
         _keep(run, changes)
+        # The rows made only to be locked, of players this match left as they were.
+        run(
+            f"DELETE FROM ratings WHERE preset = ? AND matches = 0 AND player_id IN ({marks})",
+            (found.preset, *players),
+        )
 
     # -- reading ------------------------------------------------------------------------
 
