@@ -25,7 +25,15 @@ from baloot.words.pages import page_words
 from baloot.words.strings import TABLES
 
 STATIC = Path(str(resources.files("baloot.server") / "static"))
-PAGES = ("lobby.html", "table.html", "history.html", "analysis.html", "fair.html")
+PAGES = (
+    "lobby.html",
+    "table.html",
+    "history.html",
+    "analysis.html",
+    "fair.html",
+    "profile.html",
+    "leaderboard.html",
+)
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
 
