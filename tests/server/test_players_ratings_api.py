@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import Server
-from test_players_ratings_store import FOUR, add_player, add_table, played
+from rating_helpers import FOUR, add_player, add_table, played
 
 from baloot.core.seats import Seat
 from baloot.server.journal import Step, StepKind

@@ -8,22 +8,15 @@ The accounts' rows are inserted directly (the accounts' own API makes them in th
 
 from __future__ import annotations
 
-import functools
-import random
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import Opener
+from rating_helpers import FOUR, add_player, add_table, played
 
 from baloot.__main__ import main as baloot_main
-from baloot.bots.driver import play_match
-from baloot.bots.heuristic import HeuristicBot
-from baloot.core.match import Match
-from baloot.core.rules import Rules
 from baloot.core.seats import Seat
-from baloot.records.record import Record
-from baloot.records.writer import dumps
 from baloot.server.journal import Step, StepKind, TableConfig
 from baloot.server.players.ratings import (
     BOTS,
@@ -36,58 +29,9 @@ from baloot.server.players.ratings import (
 from baloot.server.storage import Store
 
 
-@functools.cache
-def played(seed: int) -> tuple[str, str]:
-    """A whole classic match played by four heuristic bots: its record and its winner."""
-    match = Match(Rules.preset("classic"), Seat.E, random.Random(seed))
-    bots = {seat: HeuristicBot(random.Random(seed + int(seat))) for seat in Seat}
-    play_match(match, bots)
-    assert match.winner is not None
-    return dumps(Record.of(match, date="2026-01-01")), match.winner.name
-
-
-def add_player(store: Store, player_id: str, name: str, deleted: float | None = None) -> None:
-    with store._transaction() as run:
-        run(
-            "INSERT INTO players (id, name, name_key, password, created, deleted)"
-            " VALUES (?, ?, ?, '', 0, ?)",
-            (
-                player_id,
-                name,
-                name.casefold() if deleted is None else f"deleted:{player_id}",
-                deleted,
-            ),
-        )
-
-
-def add_table(
-    store: Store,
-    table_id: str,
-    accounts: dict[str, str],
-    bots: dict[str, str] | None = None,
-    rules: str = "classic",
-    created: float = 1000.0,
-) -> None:
-    """A table whose ``accounts`` seats (seat → player id) are humans bound to accounts,
-    ``bots`` seats bots (seat → bot name), the others guests."""
-    bots = bots or {}
-    players = {seat: (f"bot:{bots[seat]}" if seat in bots else f"human-{seat}") for seat in "NESW"}
-    humans = tuple(seat for seat in "NESW" if seat not in bots)
-    store.create(TableConfig(table_id, players, humans, rules, 7, None, False, {}, created))
-    with store._transaction() as run:
-        for seat, player in accounts.items():
-            run(
-                "INSERT INTO seat_players (table_id, seat, player_id) VALUES (?, ?, ?)",
-                (table_id, seat, player),
-            )
-
-
 def finish(store: Store, table_id: str, winner: str, when: float, seed: int = 1) -> None:
     record, _ = played(seed)
     store.finish(table_id, record, {"winner": winner}, when)
-
-
-FOUR = {"N": "pn", "S": "ps", "E": "pe", "W": "pw"}
 
 
 @pytest.fixture
@@ -109,7 +53,7 @@ def test_a_win_raises_both_partners_and_lowers_both_opponents() -> None:
 def test_a_rating_is_provisional_until_enough_matches_and_a_small_sigma() -> None:
     assert START.provisional
     assert Skill(30.0, 4.0, PROVISIONAL_MATCHES - 1).provisional
-    assert Skill(30.0, 6.0, PROVISIONAL_MATCHES).provisional
+    assert Skill(30.0, 7.5, PROVISIONAL_MATCHES).provisional
     assert not Skill(30.0, 4.0, PROVISIONAL_MATCHES).provisional
     assert Skill(30.0, 4.0).ordinal == 18.0
 

@@ -105,7 +105,20 @@ def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
     store: Store, opener: Opener
 ) -> None:
     with store._transaction() as run:
-        for table in ("leases", "nodes", "analyses", "steps", "tables"):
+        # Every table of the schema, each before those it refers to.
+        for table in (
+            "rating_changes",
+            "ratings",
+            "seat_players",
+            "login_attempts",
+            "sessions",
+            "players",
+            "leases",
+            "nodes",
+            "analyses",
+            "steps",
+            "tables",
+        ):
             run(f"DROP TABLE {table}")
         run("DELETE FROM schema_version")
     again = opener()

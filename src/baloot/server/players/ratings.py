@@ -37,26 +37,31 @@ MODEL: Final = PlackettLuce()
 #: A rating is provisional (shown with a "?") until the player has this many rated matches
 #: in the preset...
 PROVISIONAL_MATCHES: Final = 10
-#: ...and while its sigma is above this (a new player's is 25/3, about 8.3).
-PROVISIONAL_SIGMA: Final = 5.0
+#: ...and while its sigma is above this (a new player's is 25/3, about 8.3; it falls under 7
+#: after about ten matches among new players, sooner against players better known).
+PROVISIONAL_SIGMA: Final = 7.0
 #: A leaderboard lists only the players with at least this many rated matches in its
 #: preset (and, for ``month``, in its last 30 days).
 LEADERBOARD_MATCHES: Final = 5
 
 #: The uncertainty of every bot's fixed rating: small, so that a bot weighs as a known player.
 BOT_SIGMA: Final = 1.0
-#: Each bot's fixed skill by its name at a table (``bot:NAME``), in the order of strength
-#: the arena measured (``docs/bots.md``, ``docs/expert.md``); a bot named otherwise (other
-#: options, an operator's program) leaves the match unrated.
+#: Each bot's fixed skill by its name at a table (``bot:NAME``). The heuristic bot (``easy``)
+#: stands where a new account starts, 25; the others stand where the model's own chance of a
+#: win (``MODEL.predict_win``, two of the bot against two heuristic bots) is the match win
+#: rate the duplicate arena measured against it (``docs/expert.md``, ``docs/rl.md``): ``medium``
+#: 78 %, ``expert`` 83 %, ``hard`` 85 %, ``ismcts`` about 67 % (``medium`` beats it 62 %), the
+#: neural bot about 60 %, and ``random`` 1 % (``docs/ratings.md``). A bot named otherwise
+#: (other options, an operator's program) leaves the match unrated.
 BOTS: Final[Mapping[str, float]] = {
-    "random": 5.0,
-    "easy": 22.0,
-    "heuristic": 22.0,
-    "ismcts": 24.0,
-    "neural": 25.0,
-    "medium": 28.0,
-    "expert": 30.0,
-    "hard": 30.0,
+    "random": 17.8,
+    "easy": 25.0,
+    "heuristic": 25.0,
+    "neural": 25.8,
+    "ismcts": 26.4,
+    "medium": 27.4,
+    "expert": 28.0,
+    "hard": 28.2,
 }
 _TEAMS: Final = {"NS": ("N", "S"), "EW": ("E", "W")}
 #: The steps a human seat takes itself, which tell when it was last there.

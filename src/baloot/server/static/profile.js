@@ -33,14 +33,15 @@ function plot(preset, points) {
   const x = (i) => (LANG === "ar" ? WIDTH - along(i) : along(i)); // time runs from the start side
   const y = (v) => HEIGHT - PAD - ((v - low) * (HEIGHT - 2 * PAD)) / (high - low);
   const label = t("profile_plot_label", { preset: presetWord(preset) });
+  // The scale's figures stand on the side time starts from, read left to right.
+  const edge = LANG === "ar" ? { x: WIDTH - 2, "text-anchor": "end" } : { x: 2, "text-anchor": "start" };
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const svg = shape("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": label, class: "plot" },
     shape("title", {}, label),
     shape("line", { x1: PAD, y1: y(0), x2: WIDTH - PAD, y2: y(0), class: "plot-zero" }),
     shape("polyline", { points: line, class: "plot-line" }),
     ...values.map((v, i) => shape("circle", { cx: x(i), cy: y(v), r: 3, class: "plot-point" })),
-    shape("text", { x: 2, y: 14, class: "plot-label" }, String(Math.round(high))),
-    shape("text", { x: 2, y: HEIGHT - 6, class: "plot-label" }, String(Math.round(low))));
+    ...[[14, high], [HEIGHT - 6, low]].map(([at, value]) => shape("text", { ...edge, y: at, class: "plot-label" }, String(Math.round(value)))));
   return el("figure", { class: "plot-figure", "data-preset": preset }, svg, el("figcaption", { class: "sub" }, label));
 }
 
