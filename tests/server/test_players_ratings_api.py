@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from conftest import Server
 from rating_helpers import FOUR, add_player, add_table, played
+from test_server import Seen, create, my_turn
 
 from baloot.core.seats import Seat
 from baloot.server.journal import Step, StepKind
@@ -148,3 +149,31 @@ def test_the_pages_are_served_in_both_languages(server: Server) -> None:
             page = server.client.get(f"{path}?lang={lang}")
             assert page.status_code == 200
             assert f'<html lang="{lang}" dir="{direction}">' in page.text
+
+
+def test_a_match_played_out_at_a_server_rates_its_account_once(server: Server) -> None:
+    """South is an account's seat, the others the heuristic bots: the match the hall finishes
+    is rated as it is stored, and the profile shows it."""
+    client, store = server.client, stored(server)
+    assert client is not None
+    add_player(store, "ps", "Saad")
+    created = create(client, names={"S": "Saad"})
+    table, token = created["table"], created["seats"]["S"]["token"]
+    with store._transaction() as run:
+        run("INSERT INTO seat_players (table_id, seat, player_id) VALUES (?, 'S', 'ps')", (table,))
+    with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
+        south = Seen(socket)
+        for _ in range(3000):
+            message = south.until(my_turn("S"))
+            if message["type"] == "hand-over":
+                if message["match"]["winner"] is not None:
+                    break
+                south.send({"type": "next", "id": f"n{message['v']}"})
+                continue
+            south.act(message["view"]["legal"][0])
+    won = message["match"]["winner"] == "NS"
+    (change,) = store.rating_changes("ps")
+    assert change.table_id == table and (change.after.mu > change.before.mu) == won
+    _, profile = get(server, "/api/players/Saad")
+    assert profile["matches"][0]["id"] == table and profile["matches"][0]["won"] == won
+    assert profile["statistics"]["matches"] == 1

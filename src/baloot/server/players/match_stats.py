@@ -21,7 +21,7 @@ from baloot.core.errors import BalootError
 from baloot.core.hand import Hand
 from baloot.core.scoring import HandResult
 from baloot.core.seats import Seat
-from baloot.core.vocabulary import ContractKind
+from baloot.core.vocabulary import ContractKind, Outcome
 from baloot.records.record import loads
 from baloot.records.replay import replay
 
@@ -32,8 +32,8 @@ KINDS: Final = ("hokum", "sun", "ashkal")
 def statistics(games: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """The statistics of the player who sat at each ``(record, seat letter)`` of ``games``:
     ``matches`` and ``hands`` counted, ``contracts`` (kind → taken, made), ``kaboots``,
-    ``projects`` and ``average_points`` (their team's game points a scored hand, one
-    decimal; None before any)."""
+    ``projects`` and ``average_points`` (their team's game points a hand played out, an
+    annulled one left out; one decimal, None before any)."""
     contracts = {kind: {"taken": 0, "made": 0} for kind in KINDS}
     matches = hands = kaboots = projects = points = 0
     for text, letter in games:
@@ -50,7 +50,7 @@ def statistics(games: Iterable[tuple[str, str]]) -> dict[str, Any]:
                 contracts[kind]["made"] += bool(result.made)
             kaboots += result.kaboot is seat.team
             projects += len(result.declared[seat] or ())
-            if result.score is not None:
+            if result.score is not None and result.outcome is Outcome.PLAYED:
                 hands += 1
                 points += result.score[seat.team]
     return {
