@@ -84,6 +84,11 @@ def test_a_profile_shows_ratings_a_plotted_history_statistics_and_matches(
     fits_the_phone(page)
     no_serious_fault(page, "the profile")
     shot(page, artifacts, "profile-phone")
+    # A partner's name leads to their profile.
+    page.locator("#matches li").first.locator("a", has_text="Nada").click()
+    page.wait_for_url("**/players/Nada")
+    page.locator("#ratings li[data-preset=classic]").wait_for()
+    assert page.locator("#player-name").inner_text() == "Nada"
 
 
 def test_the_profile_in_arabic_runs_right_to_left(pages: Pages, artifacts: Path) -> None:  # noqa: F811

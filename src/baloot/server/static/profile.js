@@ -45,21 +45,26 @@ function plot(preset, points) {
   return el("figure", { class: "plot-figure", "data-preset": preset }, svg, el("figcaption", { class: "sub" }, label));
 }
 
-function seatText(player) {
+/** One seat of a match: an account's name, linked to its profile; a deleted account, a bot
+ *  or a guest in words. */
+function seatPart(player) {
   if (player.deleted) return t("deleted_player");
-  if (player.name) return playerLabel(player.name);
+  if (player.name) {
+    return el("a", { href: withLang(`/players/${encodeURIComponent(player.name)}`) }, playerLabel(player.name));
+  }
   if (player.bot) return playerLabel(botPlayer(player.bot));
   return t("guest_named", { name: playerLabel(player.guest) });
 }
 
 function matchItem(match) {
   const result = match.won === null ? t("status_closed") : t(match.won ? "match_won" : "match_lost");
-  const players = LISTED_SEATS.map((seat) => `${t("seat_" + seat)}: ${seatText(match.players[seat])}`).join(" · ");
+  const players = LISTED_SEATS.flatMap((seat, i) =>
+    [i ? " · " : "", `${t("seat_" + seat)}: `, seatPart(match.players[seat])]);
   const change = match.rated
     ? t("rating_change", { change: `${match.rated.change > 0 ? "+" : ""}${match.rated.change}` }) : null;
   return el("li", { "data-match": match.id },
     el("span", { class: "match-result" }, result),
-    el("span", { class: "players" }, players),
+    el("span", { class: "players" }, ...players),
     change ? el("span", { class: "sub rating-change" }, change) : null,
     match.record ? el("a", { class: "btn", href: match.record, download: `${match.id}.baloot` }, t("download_record")) : null,
     match.analysis ? el("a", { class: "btn", href: withLang(match.analysis) }, t("analysis_link")) : null);
