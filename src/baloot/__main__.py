@@ -1,4 +1,5 @@
-"""The ``baloot`` command (and ``python -m baloot``): the command line and ``baloot serve``.
+"""The ``baloot`` command (and ``python -m baloot``): the command line, ``baloot serve`` and
+``baloot ratings``.
 
 Here, above both, the web server's command joins the others, so that neither the command line
 nor the server imports the other.
@@ -26,7 +27,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from baloot.cli import main as cli_main
     except KeyboardInterrupt:
         return INTERRUPTED
-    return cli_main(argv, extra={"serve": "baloot.server.serve"})
+    extra = {"serve": "baloot.server.serve", "ratings": "baloot.server.players.ratings_command"}
+    return cli_main(argv, extra=extra)
 
 
 if __name__ == "__main__":

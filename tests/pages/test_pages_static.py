@@ -33,6 +33,8 @@ PAGES = (
     "fair.html",
     "account.html",
     "play.html",
+    "profile.html",
+    "leaderboard.html",
 )
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 

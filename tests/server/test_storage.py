@@ -105,9 +105,24 @@ def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
     store: Store, opener: Opener
 ) -> None:
     with store._transaction() as run:
-        social = ("player_seen", "invites", "queue", "friends")
-        accounts = ("seat_players", "login_attempts", "sessions", "players")
-        for table in (*social, *accounts, "leases", "nodes", "analyses", "steps", "tables"):
+        # Every table of the schema, each before those it refers to.
+        for table in (
+            "rating_changes",
+            "ratings",
+            "player_seen",
+            "invites",
+            "queue",
+            "friends",
+            "seat_players",
+            "login_attempts",
+            "sessions",
+            "players",
+            "leases",
+            "nodes",
+            "analyses",
+            "steps",
+            "tables",
+        ):
             run(f"DROP TABLE {table}")
         run("DELETE FROM schema_version")
     again = opener()

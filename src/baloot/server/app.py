@@ -28,7 +28,9 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``GET /account`` and ``/api/account…``, players' accounts and sessions
   (:mod:`baloot.server.players.account_api`); ``GET /play`` and ``/api/queue…``,
   ``/api/friends…``, ``/api/blocks…``, ``/api/invites…``, the quick match and friends
-  (:mod:`baloot.server.players.social_api`): ``docs/players-api.md``.
+  (:mod:`baloot.server.players.social_api`); ``GET /players/NAME``, ``/leaderboard`` and
+  ``/api/players…``, ``/api/leaderboard``, profiles and leaderboards
+  (:mod:`baloot.server.players.profile_api`): ``docs/players-api.md``.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -75,7 +77,7 @@ from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
-from baloot.server.players import account_api, social_api
+from baloot.server.players import account_api, profile_api, social_api
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -167,6 +169,7 @@ def create_app(
         Route("/api/words", api.words, methods=["POST"]),
         *account_api.routes(hall),
         *social_api.routes(hall, lobby_bot=lobby_bot),
+        *profile_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -32,7 +32,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from baloot.bots.decisions import Deciders
 from baloot.bots.levels import ROLES
@@ -68,6 +68,7 @@ from baloot.server.store_thread import StoreThread
 from baloot.server.table_timers import TableTimers
 
 log = logging.getLogger("baloot.server")
+T = TypeVar("T")
 
 #: How many tables in play a server holds at most (a new one is refused beyond).
 MAX_TABLES: Final = 2000
@@ -295,6 +296,11 @@ class Hall:
         """Finished and closed matches, newest first, as storage keeps them
         (:meth:`~baloot.server.storage.Store.history`)."""
         return await self._store(self.store.history, limit, offset)
+
+    async def stored(self, call: Callable[..., T], *args: Any) -> T:
+        """``call`` of the store with ``args``, in its writer thread: how the players' API
+        (:mod:`baloot.server.players`) reads and writes what the hall does not keep."""
+        return await self._store(call, *args)
 
     async def match_record(self, table_id: str) -> tuple[TableStatus, str | None] | None:
         """A match's status and record (None while it is in play), or None if unknown."""

@@ -85,6 +85,7 @@ from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
 from baloot.server.players.accounts import Accounts
 from baloot.server.players.friends import Friends
 from baloot.server.players.quick_match import QuickMatch
+from baloot.server.players.rating_store import RATINGS_SCHEMA, Ratings
 from baloot.server.players.social_schema import SOCIAL_SCHEMA
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
@@ -171,6 +172,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # Friends, blocks, invitations and the quick match's queue
     # (``baloot.server.players.social_schema``).
     SOCIAL_SCHEMA,
+    # The players' ratings and each rated match's changes
+    # (``baloot.server.players.rating_store``).
+    RATINGS_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -234,13 +238,14 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby, Accounts, Friends, QuickMatch):
+class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`), the players' accounts
     (:class:`~baloot.server.players.accounts.Accounts`), friends and the quick match's queue
     (:class:`~baloot.server.players.friends.Friends`,
-    :class:`~baloot.server.players.quick_match.QuickMatch`)."""
+    :class:`~baloot.server.players.quick_match.QuickMatch`) and the ratings
+    (:class:`~baloot.server.players.rating_store.Ratings`)."""
 
     def __init__(
         self,
@@ -429,9 +434,9 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch):
         """Close the tables in play with a human seat that no human was seen at since
         ``before`` (bot-only tables are never idle); their ids, oldest first."""
         with self._transaction() as run:
-            rows = run(
+            rows = run(  # locked on PostgreSQL, as a finish locks its row: rated once
                 "SELECT id, config FROM tables WHERE status = 'playing' AND last_seen < ?"
-                " ORDER BY created, id",
+                f" ORDER BY created, id{' FOR UPDATE' if self._postgres else ''}",
                 (before,),
             )
             idle = [str(id_) for id_, config in rows if _has_humans(config)]
@@ -439,6 +444,7 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch):
                 "UPDATE tables SET status = 'closed', finished = ? WHERE id = ?",
                 ((when, id_) for id_ in idle),
             )
+            self._rate_idle(run, idle, when)
         return idle
 
     # -- finished matches ---------------------------------------------------------------
@@ -477,11 +483,12 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch):
         when: float,
         fence: Fence | None,
     ) -> None:
-        """Set a table's final status, summary, record and time."""
+        """Set a table's final status, summary, record and time; rate it if it was in play."""
         text = None if summary is None else dumps(summary)
         with self._transaction() as run:
             self._known(run, table_id)
             self._fenced(run, table_id, fence)
+            self._rate_ending(run, table_id, status is TableStatus.CLOSED, summary, when)
             run(
                 "UPDATE tables SET status = ?, summary = ?, record = ?, finished = ? WHERE id = ?",
                 (status.value, text, record, when, table_id),

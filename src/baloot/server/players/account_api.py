@@ -148,7 +148,7 @@ class _AccountApi:
         self.hall = hall
 
     async def _store(self, call: Callable[..., Any], *args: Any) -> Any:
-        return await self.hall._store(call, *args)
+        return await self.hall.stored(call, *args)
 
     async def account(self, request: Request) -> Response:
         signed = await signed_in(self.hall, request)
@@ -310,7 +310,7 @@ async def seat_opened(
     if signed is None:
         return
     try:
-        await hall._store(hall.store.bind_seat, table_id, seat.name, signed.player.id)
+        await hall.stored(hall.store.bind_seat, table_id, seat.name, signed.player.id)
     except SeatTaken:
         pass
     except StorageError as failed:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from baloot.server.players.names import name_key
-from baloot.server.transactions import Run, Transactions
+from baloot.server.transactions import Run, StorageError, Transactions
 
 #: How recent (seconds) a request or a table's human presence is for a player to be online.
 ONLINE_WINDOW: Final = 120.0
@@ -40,9 +40,10 @@ INVITE_LIFE: Final = 3600.0
 MAX_FRIENDS: Final = 500
 
 
-class SocialError(ValueError):
+class SocialError(StorageError):
     """A request about friends, invitations or the queue refused: ``status`` is the HTTP
-    status (4xx) and the text one line for the player."""
+    status (4xx) and the text one line for the player (a refusal of the store's, so that it
+    reaches its caller as it is, from the writer thread)."""
 
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)

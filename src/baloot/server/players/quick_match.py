@@ -32,17 +32,15 @@ from __future__ import annotations
 
 import random
 import secrets
-import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import psycopg
-
+from baloot.server.players.ratings import START
 from baloot.server.transactions import Run, Transactions
 
 #: The rating of a player with none for the preset yet (the ratings' own first mean).
-NEW_RATING: Final = 25.0
+NEW_RATING: Final = START.mu
 #: The widest gap between the ratings of one table's players at once, in rating points.
 BASE_GAP: Final = 2.5
 #: How much the gap widens for every second the first player of a group has waited.
@@ -153,15 +151,9 @@ def pair(
 
 
 def rating_of(run: Run, player_id: str, preset: str) -> float | None:
-    """The player's rating (its mean) for ``preset`` from the ratings' table, None for a
-    player not rated yet, or while there is no such table: everyone is new then."""
-    run("SAVEPOINT rating_of")
-    try:
-        rows = run("SELECT mu FROM ratings WHERE player_id = ? AND preset = ?", (player_id, preset))
-    except (sqlite3.Error, psycopg.Error):  # no ratings table in this schema
-        run("ROLLBACK TO SAVEPOINT rating_of")
-        rows = []
-    run("RELEASE SAVEPOINT rating_of")
+    """The player's rating (its mean) for ``preset``
+    (:mod:`~baloot.server.players.rating_store`), None for a player not rated yet."""
+    rows = run("SELECT mu FROM ratings WHERE player_id = ? AND preset = ?", (player_id, preset))
     return float(rows[0][0]) if rows else None
 
 

@@ -91,11 +91,11 @@ async def signed_in(hall: Hall, connection: HTTPConnection) -> SignedIn | None:
     if found is None:
         return None
     now = hall.clock()
-    session = await hall._store(hall.store.session, found, now)
+    session = await hall.stored(hall.store.session, found, now)
     if session is None:
         return None
     if session.expires < now + LIFETIME - RENEW_EVERY:
-        await hall._store(hall.store.renew_session, found, now + LIFETIME, now)
+        await hall.stored(hall.store.renew_session, found, now + LIFETIME, now)
     return SignedIn(session.player, session.csrf)
 
 
@@ -140,7 +140,7 @@ async def start_session(hall: Hall, player: Player) -> tuple[str, str]:
     now = hall.clock()
     kept = session_id(token)
     assert kept is not None
-    await hall._store(hall.store.open_session, kept, player.id, csrf, now, now + LIFETIME)
+    await hall.stored(hall.store.open_session, kept, player.id, csrf, now, now + LIFETIME)
     return token, csrf
 
 
@@ -148,7 +148,7 @@ async def end_session(hall: Hall, connection: HTTPConnection) -> None:
     """End the request's session, if it has one (signing out)."""
     found = _session_of(connection)
     if found is not None:
-        await hall._store(hall.store.end_session, found)
+        await hall.stored(hall.store.end_session, found)
 
 
 def current_session(connection: HTTPConnection) -> str:

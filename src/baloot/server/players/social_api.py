@@ -68,11 +68,6 @@ def routes(
     ]
 
 
-async def _storing(call: Any, *args: Any) -> Any:
-    """A store's call on a thread (the store's lock keeps one transaction at a time)."""
-    return await asyncio.to_thread(call, *args)
-
-
 class _Social:
     """The endpoints, over one hall."""
 
@@ -90,13 +85,13 @@ class _Social:
         session = await signed_in(self.hall, request)
         if session is None:
             raise AuthError(401, "sign in first")
-        await _storing(self.store.seen_now, session.player.id, self.hall.clock())
+        await self.hall.stored(self.store.seen_now, session.player.id, self.hall.clock())
         return session
 
     async def _writer(self, request: Request) -> SignedIn:
         """The session of a request that changes something, CSRF checked."""
         session = await authorised(self.hall, request)
-        await _storing(self.store.seen_now, session.player.id, self.hall.clock())
+        await self.hall.stored(self.store.seen_now, session.player.id, self.hall.clock())
         return session
 
     # -- friends ------------------------------------------------------------------------
@@ -106,7 +101,7 @@ class _Social:
             me = (await self._reader(request)).player.id
         except AuthError as refused:
             return error(refused.status, refused.line)
-        found = await _storing(self.store.friends_of, me, self.hall.clock())
+        found = await self.hall.stored(self.store.friends_of, me, self.hall.clock())
         return JSONResponse({"friends": [_friend_json(friend) for friend in found]})
 
     async def ask(self, request: Request) -> Response:
@@ -129,14 +124,14 @@ class _Social:
             now = self.hall.clock()
             state: str | None = None
             if change == "ask":
-                state = await _storing(self.store.ask_friend, me, name, now)
+                state = await self.hall.stored(self.store.ask_friend, me, name, now)
             elif change == "remove":
-                await _storing(self.store.remove_friend, me, name)
+                await self.hall.stored(self.store.remove_friend, me, name)
             elif change == "block":
-                await _storing(self.store.block, me, name, now)
+                await self.hall.stored(self.store.block, me, name, now)
                 state = "blocked"
             else:
-                await _storing(self.store.unblock, me, name)
+                await self.hall.stored(self.store.unblock, me, name)
         except AuthError as refused:
             return error(refused.status, refused.line)
         except SocialError as refused:
@@ -150,7 +145,7 @@ class _Social:
             me = (await self._reader(request)).player
         except AuthError as refused:
             return error(refused.status, refused.line)
-        found = await _storing(self.store.invites_of, me.id, self.hall.clock())
+        found = await self.hall.stored(self.store.invites_of, me.id, self.hall.clock())
         return JSONResponse(
             {
                 "received": [_invite_json(i) for i in found if i.sender != me.name],
@@ -173,7 +168,7 @@ class _Social:
             if seat is not None and seat not in ("N", "E", "S", "W"):
                 raise SocialError("seat is one of N, E, S, W (or left out: the token's seat)")
             seat = await self._seat_of(table_id, seat, token)
-            id_ = await _storing(
+            id_ = await self.hall.stored(
                 self.store.invite, me, friend, table_id, seat, token, self.hall.clock()
             )
         except AuthError as refused:
@@ -211,7 +206,7 @@ class _Social:
             invite_id = str(request.path_params["invite"])
             if not _ID.fullmatch(invite_id):
                 raise SocialError("no such invitation", 404)
-            table_id, seat, token = await _storing(
+            table_id, seat, token = await self.hall.stored(
                 self.store.accept_invite, me, invite_id, self.hall.clock()
             )
         except AuthError as refused:
@@ -227,7 +222,7 @@ class _Social:
             return error(refused.status, refused.line)
         invite_id = str(request.path_params["invite"])
         if _ID.fullmatch(invite_id):
-            await _storing(self.store.drop_invite, me, invite_id)
+            await self.hall.stored(self.store.drop_invite, me, invite_id)
         return JSONResponse({})
 
     # -- the queue ----------------------------------------------------------------------
@@ -252,7 +247,7 @@ class _Social:
             timer = body.get("timer")
             if timer not in TIMERS or isinstance(timer, bool):
                 raise SocialError("timer is null, 10, 15, 30 or 60 (seconds)")
-            await _storing(self.store.join_queue, me, preset, timer, self.hall.clock())
+            await self.hall.stored(self.store.join_queue, me, preset, timer, self.hall.clock())
         except AuthError as refused:
             return error(refused.status, refused.line)
         except (SocialError, CreateError) as refused:
@@ -264,7 +259,7 @@ class _Social:
             me = (await self._writer(request)).player.id
         except AuthError as refused:
             return error(refused.status, refused.line)
-        await _storing(self.store.leave_queue, me)
+        await self.hall.stored(self.store.leave_queue, me)
         return JSONResponse({"state": None})
 
     async def bots(self, request: Request) -> Response:
@@ -273,15 +268,15 @@ class _Social:
             me = (await self._writer(request)).player.id
         except AuthError as refused:
             return error(refused.status, refused.line)
-        if not await _storing(self.store.want_bots, me):
+        if not await self.hall.stored(self.store.want_bots, me):
             return error(409, "you are not waiting in the queue")
         return await self._state(me)
 
     async def _state(self, me: str) -> Response:
         """Note my poll, run a pairing step, then answer my place in the queue."""
-        await _storing(self.store.queue_entry, me, self.hall.clock())
+        await self.hall.stored(self.store.queue_entry, me, self.hall.clock())
         await self.pairing_step()
-        entry = await _storing(self.store.queue_entry, me, self.hall.clock())
+        entry = await self.hall.stored(self.store.queue_entry, me, self.hall.clock())
         return JSONResponse(_entry_json(entry))
 
     async def pairing_step(self) -> list[str]:
@@ -291,7 +286,7 @@ class _Social:
             try:
                 return await seat_waiting(
                     self.store,
-                    _storing,
+                    self.hall.stored,
                     self._create,
                     now=self.hall.clock(),
                     rng=self.rng,
