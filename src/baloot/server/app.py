@@ -455,15 +455,15 @@ class _Api:
         try:
             joined = None if table_id is None else await self.hall.connect(table_id, token)
         except RoomError as error:
-            await websocket.close(code=error.close_code, reason=str(error))
+            await _refuse(websocket, error.close_code, str(error))
             return
         except StorageError as error:
             log.error("a connection to table %s: %s", table_id, error)
             reason = "the table cannot be read from storage now; try again"
-            await websocket.close(code=CLOSE_INTERNAL_ERROR, reason=reason)
+            await _refuse(websocket, CLOSE_INTERNAL_ERROR, reason)
             return
         if joined is None:
-            await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="no such table in play")
+            await _refuse(websocket, CLOSE_UNKNOWN_TABLE, "no such table in play")
             return
         live, connection, outbox = joined
         await account_api.seat_opened(self.hall, websocket, live.room.id, connection.seat)
@@ -563,6 +563,14 @@ class _Bucket:
 
 def _flags(rules: Rules) -> dict[str, Any]:
     return {name: getattr(rules, name) for name in rules.__dataclass_fields__}
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a table's socket that is refused before it joins: with ``code`` and ``reason``,
+    or not at all when the page has gone already (it left, or loaded another page, while the
+    table was looked up), which is no failure of the server's."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.close(code=code, reason=reason)
 
 
 async def _until_closed(websocket: WebSocket) -> None:
