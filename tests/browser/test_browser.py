@@ -121,7 +121,8 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _start_server(workdir: Path) -> Served:
+def _start_server(workdir: Path, *options: str) -> Served:
+    """``baloot serve`` over ``workdir/tables.db``, with ``options`` after the usual ones."""
     source = str(Path(baloot.__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
@@ -132,7 +133,7 @@ def _start_server(workdir: Path) -> Served:
         command += ["--db", str(workdir / "tables.db"), "--bot-pause", "0"]
         crashing = workdir / "crashing_bot.py"
         crashing.write_text(CRASHING_BOT, encoding="utf-8")
-        command += ["--bot", f"crashing={crashing}"]
+        command += ["--bot", f"crashing={crashing}", *options]
         with log.open("ab") as out:
             process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"

@@ -23,6 +23,7 @@ import pytest
 from helpers import CRASHING_BOT, ROOT, WAIT, free_port, wait_for
 from websockets.sync.client import connect
 
+from baloot.server.players.ratings import LEADERBOARD_MATCHES
 from baloot.server.storage import open_store
 
 BALOOT = [sys.executable, "-m", "baloot"]
@@ -211,9 +212,12 @@ def test_a_postgresql_password_is_not_shown_when_the_database_is_unreachable() -
 def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
     assert "serve" in run("--help").stdout
     shown = run("serve", "--help").stdout
-    for option in ("--host", "--port", "--db", "--idle-days", "--node", "--public-url"):
+    options = ("--host", "--port", "--db", "--idle-days", "--node", "--public-url")
+    for option in (*options, "--leaderboard-matches"):
         assert option in shown
     assert "close code 4307" in " ".join(shown.split())
+    # The leaderboard's default, as the ratings keep it (the help does not import them).
+    assert f"leaderboard (default {LEADERBOARD_MATCHES};" in " ".join(shown.split())
 
 
 @pytest.mark.parametrize(
@@ -227,6 +231,8 @@ def test_serve_is_listed_by_baloot_help_with_its_options() -> None:
         ("--bot-pause", "-inf", "--bot-pause is 0 to 10 seconds, not -inf"),
         ("--tables-per-minute", "-1", "--tables-per-minute is 0 (no limit) to 10000, not -1"),
         ("--tables-per-minute", "9" * 400, "--tables-per-minute is 0 (no limit) to 10000"),
+        ("--leaderboard-matches", "0", "--leaderboard-matches is 1 to 10000, not 0"),
+        ("--leaderboard-matches", "10001", "--leaderboard-matches is 1 to 10000, not 10001"),
         ("--keep-alive", "0", "--keep-alive is 1 to 300 seconds, not 0"),
         ("--header-timeout", "301", "--header-timeout is 1 to 300 seconds, not 301"),
         ("--host", "", "--host is an address to listen on"),

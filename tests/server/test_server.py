@@ -28,7 +28,7 @@ from baloot.core.hand import Hand
 from baloot.records.record import loads
 from baloot.records.replay import replay
 from baloot.server import connections
-from baloot.server.app import RATE, create_app
+from baloot.server.app import RATE, _refuse, create_app
 from baloot.server.hall import Hall
 from baloot.server.leases import Fence
 from baloot.words import LANGUAGES
@@ -621,3 +621,17 @@ def test_a_waiter_cancelled_in_a_group_commit_does_not_keep_the_others_waiting(
             await hall.stop()
 
     asyncio.run(main())
+
+
+def test_a_socket_refused_after_its_page_has_gone_is_no_failure() -> None:
+    """A page that leaves while its table is looked up (a finished table let go, the page
+    gone to a profile) is closed without an error of the server's."""
+    closed: list[tuple[int, str]] = []
+
+    class Gone:
+        async def close(self, code: int, reason: str) -> None:
+            closed.append((code, reason))
+            raise WebSocketDisconnect(code=1006)
+
+    asyncio.run(_refuse(Gone(), 4404, "no such table in play"))  # type: ignore[arg-type]
+    assert closed == [(4404, "no such table in play")]

@@ -78,6 +78,7 @@ from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
 from baloot.server.players import account_api, profile_api, social_api
+from baloot.server.players.ratings import LEADERBOARD_MATCHES
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
@@ -135,11 +136,13 @@ def create_app(
     rate: float = RATE,
     create_rate: int = CREATE_RATE,
     lobby_bot: str = DEFAULT_OPPONENT,
+    leaderboard_matches: int = LEADERBOARD_MATCHES,
 ) -> Starlette:
     """The application serving ``hall``'s tables; it starts and stops the hall with itself.
     ``rate`` is the most messages a second a socket may send, ``create_rate`` the most tables
     a client address may create a minute (0: no limit), ``lobby_bot`` the bot the lobby
-    offers first for a seat."""
+    offers first for a seat, ``leaderboard_matches`` the rated matches a player needs to be
+    on a leaderboard."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -169,7 +172,7 @@ def create_app(
         Route("/api/words", api.words, methods=["POST"]),
         *account_api.routes(hall),
         *social_api.routes(hall, lobby_bot=lobby_bot),
-        *profile_api.routes(hall),
+        *profile_api.routes(hall, least=leaderboard_matches),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
@@ -452,15 +455,15 @@ class _Api:
         try:
             joined = None if table_id is None else await self.hall.connect(table_id, token)
         except RoomError as error:
-            await websocket.close(code=error.close_code, reason=str(error))
+            await _refuse(websocket, error.close_code, str(error))
             return
         except StorageError as error:
             log.error("a connection to table %s: %s", table_id, error)
             reason = "the table cannot be read from storage now; try again"
-            await websocket.close(code=CLOSE_INTERNAL_ERROR, reason=reason)
+            await _refuse(websocket, CLOSE_INTERNAL_ERROR, reason)
             return
         if joined is None:
-            await websocket.close(code=CLOSE_UNKNOWN_TABLE, reason="no such table in play")
+            await _refuse(websocket, CLOSE_UNKNOWN_TABLE, "no such table in play")
             return
         live, connection, outbox = joined
         await account_api.seat_opened(self.hall, websocket, live.room.id, connection.seat)
@@ -560,6 +563,14 @@ class _Bucket:
 
 def _flags(rules: Rules) -> dict[str, Any]:
     return {name: getattr(rules, name) for name in rules.__dataclass_fields__}
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a table's socket that is refused before it joins: with ``code`` and ``reason``,
+    or not at all when the page has gone already (it left, or loaded another page, while the
+    table was looked up), which is no failure of the server's."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.close(code=code, reason=reason)
 
 
 async def _until_closed(websocket: WebSocket) -> None:

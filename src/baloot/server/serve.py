@@ -57,6 +57,8 @@ MAX_TIMEOUT: Final = 300
 MAX_IDLE_DAYS: Final = 3650
 #: The most ``--tables-per-minute`` may be.
 MAX_TABLES_PER_MINUTE: Final = 10_000
+#: The most ``--leaderboard-matches`` may be.
+MAX_LEADERBOARD_MATCHES: Final = 10_000
 #: The most bot worker processes one server starts.
 MAX_BOT_WORKERS: Final = 256
 #: The most bytes ``--public-url`` may have: a WebSocket close reason carries it (RFC 6455
@@ -163,6 +165,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds before each bot decision, so people can follow (default 0.6)",
     )
     parser.add_argument(
+        "--leaderboard-matches",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the rated matches in a preset a player needs to be on its leaderboard "
+        "(default 5; a small club may lower it)",
+    )
+    parser.add_argument(
         "--lobby-bot",
         metavar="NAME",
         default=DEFAULT_OPPONENT,
@@ -244,6 +254,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
     from baloot.server.app import create_app
     from baloot.server.hall import Hall
     from baloot.server.http_server import CommandServer, header_timed_http
+    from baloot.server.players.ratings import LEADERBOARD_MATCHES
     from baloot.server.storage import open_store
 
     try:
@@ -293,7 +304,12 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         hint_deciders=hint_deciders,
     )
     config = uvicorn.Config(
-        create_app(hall, create_rate=args.tables_per_minute, lobby_bot=args.lobby_bot),
+        create_app(
+            hall,
+            create_rate=args.tables_per_minute,
+            lobby_bot=args.lobby_bot,
+            leaderboard_matches=args.leaderboard_matches or LEADERBOARD_MATCHES,
+        ),
         http=header_timed_http(args.header_timeout),
         log_level="info",
         ws_max_size=1024 * 1024,
@@ -523,6 +539,9 @@ def _bad_option(args: argparse.Namespace) -> str | None:
             f"1 to {MAX_TIMEOUT} seconds",
         ),
     )
+    least = args.leaderboard_matches
+    if least is not None and not 1 <= least <= MAX_LEADERBOARD_MATCHES:
+        return f"--leaderboard-matches is 1 to {MAX_LEADERBOARD_MATCHES}, not {least}"
     if args.bot_workers is not None and not 0 <= args.bot_workers <= MAX_BOT_WORKERS:
         return f"--bot-workers is 0 to {MAX_BOT_WORKERS}, not {args.bot_workers}"
     if args.bots_on is not None and not args.bots_on.strip():

@@ -47,8 +47,9 @@ NAME_LENGTH: Final = 64
 _OFFSET = re.compile(r"[0-9]{1,6}")
 
 
-def routes(hall: Hall) -> list[BaseRoute]:
-    """The routes of profiles and leaderboards, over ``hall``'s store."""
+def routes(hall: Hall, *, least: int = LEADERBOARD_MATCHES) -> list[BaseRoute]:
+    """The routes of profiles and leaderboards, over ``hall``'s store; a leaderboard lists
+    the players with at least ``least`` rated matches (``--leaderboard-matches``)."""
 
     async def profile(request: Request) -> Response:
         found = await _account(hall, request)
@@ -74,15 +75,13 @@ def routes(hall: Hall) -> list[BaseRoute]:
         offset = int(offset_text)
         span = PERIODS[period]
         since = None if span is None else hall.clock() - span
-        rows = await hall.stored(
-            hall.store.leaderboard, preset, LEADERBOARD_MATCHES, since, PAGE + 1, offset
-        )
+        rows = await hall.stored(hall.store.leaderboard, preset, least, since, PAGE + 1, offset)
         return JSONResponse(
             {
                 "preset": preset,
                 "period": period,
                 "offset": offset,
-                "least": LEADERBOARD_MATCHES,
+                "least": least,
                 "players": [
                     {"rank": offset + n, "name": name, **_rating(skill), "profile": _link(name)}
                     for n, (name, skill) in enumerate(rows[:PAGE], 1)

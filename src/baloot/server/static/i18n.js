@@ -26,7 +26,7 @@ const EN = {
   // profiles and the leaderboard
   leaderboard_link: "Leaderboard",
   leaderboard_title: "Leaderboard",
-  board_intro: "Players with at least {n} rated matches in the rules and the period chosen, the highest rating first. A rating is μ − 3σ; ? marks one still provisional.",
+  board_intro: "Players with {n} or more rated matches in the rules and the period chosen, the highest rating first. A rating is μ\u00a0−\u00a03σ; ? marks one still provisional.",
   period_label: "Period",
   period_all: "All time",
   period_month: "Last 30 days",
@@ -359,7 +359,7 @@ const AR = {
   // profiles and the leaderboard
   leaderboard_link: "المتصدرون",
   leaderboard_title: "لوحة المتصدرين",
-  board_intro: "اللاعبون الذين لهم {n} مباريات مصنّفة على الأقل في القوانين والمدة المختارة، الأعلى تقييمًا أولًا. التقييم μ − 3σ، وعلامة ؟ لتقييم ما زال مؤقتًا.",
+  board_intro: "اللاعبون الذين عدد مبارياتهم المصنّفة {n} أو أكثر في القوانين والمدة المختارة، الأعلى تقييمًا أولًا. التقييم \u2066μ\u00a0−\u00a03σ\u2069، وعلامة ؟ لتقييم ما زال مؤقتًا.",
   period_label: "المدة",
   period_all: "كل الأوقات",
   period_month: "آخر 30 يومًا",

@@ -1,7 +1,8 @@
 // The leaderboard: the players rated in a preset, the highest first, a page at a time.
 
+import { isolateNumbers } from "./bidi.js";
 import { $, el } from "./dom.js";
-import { t, fillStatic, withLang } from "./i18n.js";
+import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { playerLabel, presetWord } from "./words.js";
 
 const PRESETS = ["classic", "federation"];
@@ -9,7 +10,9 @@ const PERIODS = { all: "period_all", month: "period_month" };
 let next = 0;
 
 function row(player) {
-  const rating = `${player.rating}${player.provisional ? t("provisional_mark") : ""}`;
+  // In Arabic the number is isolated left to right: a minus stays before it, the "?" after.
+  const shown = LANG === "ar" ? isolateNumbers(String(player.rating)) : String(player.rating);
+  const rating = `${shown}${player.provisional ? t("provisional_mark") : ""}`;
   return el("tr", { "data-player": player.name },
     el("td", {}, String(player.rank)),
     el("td", {}, el("a", { href: withLang(player.profile) }, playerLabel(player.name))),

@@ -24,24 +24,31 @@ function ratingText(rating) {
   return `${rating.rating}${rating.provisional ? t("provisional_mark") : ""}`;
 }
 
-/** The plot of one preset's rating after each rated match, oldest on the start side. */
+/** The plot of one preset's rating after each rated match, oldest on the start side. The line
+ *  starts where the player stood before the first of them (a new player's 0), so that one
+ *  match already draws how the rating moved; each match is a point on it. */
 function plot(preset, points) {
-  const values = points.map((point) => point.rating);
-  const low = Math.min(...values, 0);
-  const high = Math.max(...values, low + 1);
-  const along = (i) => PAD + (points.length < 2 ? 0 : (i * (WIDTH - 2 * PAD)) / (points.length - 1));
+  const first = points[0];
+  const start = first ? Math.round((first.rating - first.change) * 10) / 10 : 0;
+  const values = [start, ...points.map((point) => point.rating)];
+  // Whole numbers at both ends of the scale, with 0 (the start of every rating) within it.
+  const low = Math.floor(Math.min(...values, 0));
+  const high = Math.ceil(Math.max(...values, 0, low + 1));
+  const along = (i) => PAD + (i * (WIDTH - 2 * PAD)) / Math.max(1, values.length - 1);
   const x = (i) => (LANG === "ar" ? WIDTH - along(i) : along(i)); // time runs from the start side
   const y = (v) => HEIGHT - PAD - ((v - low) * (HEIGHT - 2 * PAD)) / (high - low);
   const label = t("profile_plot_label", { preset: presetWord(preset) });
-  // The scale's figures stand on the side time starts from, read left to right.
+  // The scale's figures stand on the side time starts from, read left to right (a minus
+  // before its number, in Arabic too).
   const edge = LANG === "ar" ? { x: WIDTH - 2, "text-anchor": "end" } : { x: 2, "text-anchor": "start" };
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   const svg = shape("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": label, class: "plot" },
     shape("title", {}, label),
     shape("line", { x1: PAD, y1: y(0), x2: WIDTH - PAD, y2: y(0), class: "plot-zero" }),
     shape("polyline", { points: line, class: "plot-line" }),
-    ...values.map((v, i) => shape("circle", { cx: x(i), cy: y(v), r: 3, class: "plot-point" })),
-    ...[[14, high], [HEIGHT - 6, low]].map(([at, value]) => shape("text", { ...edge, y: at, class: "plot-label" }, String(Math.round(value)))));
+    ...points.map((point, i) => shape("circle", { cx: x(i + 1), cy: y(point.rating), r: 3, class: "plot-point" })),
+    ...[[14, high], [HEIGHT - 6, low]].map(([at, value]) =>
+      shape("text", { ...edge, direction: "ltr", y: at, class: "plot-label" }, String(value))));
   return el("figure", { class: "plot-figure", "data-preset": preset }, svg, el("figcaption", { class: "sub" }, label));
 }
 
