@@ -9,8 +9,9 @@ ratings changed on their profiles and themselves on the leaderboard (``baloot se
 
 On PostgreSQL with two nodes over one database, two contexts at each: the queue pairs them
 across the nodes, and the table page asked of the node that does not serve the table sends
-them to the one that does. On SQLite, the same with one node. The profile and the leaderboard
-are photographed in Arabic on a phone, and checked with axe-core.
+them to the one that does (the players' endpoints on SQLite have their own tests, without a
+browser: a whole match takes a minute or two). The profile and the leaderboard are
+photographed in Arabic on a phone, and checked with axe-core.
 """
 
 from __future__ import annotations
@@ -28,9 +29,6 @@ from test_browser import (
     ARABIC,
     PHONE,
     Pages,
-    Served,
-    _start_server,
-    _stop_server,
     artifacts,  # noqa: F401 - a fixture
     browser,  # noqa: F401 - a fixture
     check_offer,
@@ -88,15 +86,6 @@ def two_nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:  # noqa: F
         assert "Traceback" not in node.log.read_text(errors="replace"), node.log.read_text()
 
 
-@pytest.fixture
-def one_node(tmp_path: Path) -> Iterator[Served]:
-    """One node over a SQLite file, leaderboards from one match."""
-    served = _start_server(tmp_path, *ONE_MATCH)
-    yield served
-    _stop_server(served.process)
-    assert "Traceback" not in served.log.read_text(errors="replace"), served.log.read_text()
-
-
 @pytest.mark.timeout(MATCH_CEILING + 240)
 def test_four_people_queue_across_two_nodes_play_a_rated_match_and_are_ranked(
     browser: Browser,  # noqa: F811
@@ -112,15 +101,6 @@ def test_four_people_queue_across_two_nodes_play_a_rated_match_and_are_ranked(
         return urls[str(holder(database, table))]
 
     play_a_rated_match(browser, [a.url, a.url, b.url, b.url], artifacts, "pg", serving)
-
-
-@pytest.mark.timeout(MATCH_CEILING + 240)
-def test_four_people_on_one_node_play_a_rated_match_and_are_ranked(
-    browser: Browser,  # noqa: F811
-    one_node: Served,
-    artifacts: Path,  # noqa: F811
-) -> None:
-    play_a_rated_match(browser, [one_node.url] * 4, artifacts, "sqlite", lambda _: one_node.url)
 
 
 def play_a_rated_match(
