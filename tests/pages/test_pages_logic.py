@@ -17,7 +17,17 @@ from helpers import WAIT
 
 TESTS = Path(__file__).resolve().parents[1] / "js"
 #: The modules of the pages that have tests of their own, by the name of their test file.
-TESTED = ("protocol", "net", "fair", "sheet", "motion", "table-controller", "sound", "pages")
+TESTED = (
+    "protocol",
+    "net",
+    "fair",
+    "sheet",
+    "motion",
+    "table-controller",
+    "sound",
+    "pages",
+    "invite",
+)
 
 
 def test_each_tested_module_has_its_test_file() -> None:

@@ -161,9 +161,18 @@ class Accounts(Transactions):
 
     def delete_player(self, player_id: str, when: float) -> None:
         """Delete the player's account: its name, key and hash emptied (its id stays, for the
-        seats it held), its sessions ended."""
+        seats it held), its sessions ended; its friendships, requests and blocks, its
+        invitations either way, its place in the quick match's queue and when it was last
+        seen go with it (no list shows a player with no name)."""
         with self._transaction() as run:
             run("DELETE FROM sessions WHERE player_id = ?", (player_id,))
+            for table in ("friends", "invites"):
+                run(
+                    f"DELETE FROM {table} WHERE player_id = ? OR friend_id = ?",
+                    (player_id, player_id),
+                )
+            run("DELETE FROM queue WHERE player_id = ?", (player_id,))
+            run("DELETE FROM player_seen WHERE player_id = ?", (player_id,))
             run(
                 "UPDATE players SET name = '', name_key = 'deleted:' || id, password = '',"
                 " deleted = ? WHERE id = ? AND deleted IS NULL",

@@ -129,7 +129,11 @@ def same_site(hall: Hall, connection: HTTPConnection) -> None:
     if origin is None:
         return
     ours = {connection.headers.get("host", ""), urlsplit(hall.public_url).netloc} - {""}
-    if urlsplit(origin).netloc not in ours:
+    try:
+        theirs = urlsplit(origin).netloc
+    except ValueError:  # no URL at all ("http://[::1"): no page of ours sent it
+        raise refused from None
+    if theirs not in ours:
         raise refused
 
 

@@ -242,7 +242,7 @@ class _Social:
             if not isinstance(body, dict):
                 raise SocialError('the request must be a JSON object: {"preset", "timer"}')
             preset = body.get("preset", "classic")
-            if preset not in PRESETS:
+            if not isinstance(preset, str) or preset not in PRESETS:
                 raise SocialError(f"preset is one of {', '.join(sorted(PRESETS))}")
             timer = body.get("timer")
             if timer not in TIMERS or isinstance(timer, bool):

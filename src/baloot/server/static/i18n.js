@@ -345,6 +345,12 @@ const EN = {
   inv_line: "{name} offers you the {seat} seat",
   inv_join: "Join",
   inv_decline: "Decline",
+  inv_give_title: "Invite a friend to {seat}",
+  inv_sent: "Invited",
+  inv_sign_in: "Sign in to invite your friends in one tap.",
+  inv_no_friends: "No friends to invite yet.",
+  inv_find_friends: "Add friends",
+  inv_see: "See the invitations",
 };
 
 const AR = {
@@ -671,6 +677,12 @@ const AR = {
   inv_line: "{name} يعرض عليك مقعد {seat}",
   inv_join: "انضم",
   inv_decline: "اعتذر",
+  inv_give_title: "ادعُ صديقًا إلى مقعد {seat}",
+  inv_sent: "دُعي",
+  inv_sign_in: "سجّل الدخول لتدعو أصدقاءك بلمسة واحدة.",
+  inv_no_friends: "لا أصدقاء تدعوهم بعد.",
+  inv_find_friends: "أضف أصدقاء",
+  inv_see: "اعرض الدعوات",
 };
 
 export const CATALOGS = {

@@ -7,12 +7,15 @@ import { LISTED_SEATS, botName, botPlayer } from "./protocol.js";
 import { botLine, botWord, flagWord, playersText, presetWord } from "./words.js";
 import { forget, myTables, seatUrl } from "./mytables.js";
 import { askRematch } from "./result.js";
+import { creatorSeat, friendsToInvite, inviteBody, receivedInvites, seatsToGive } from "./invite.js";
 
 /** The bots a person picks by level; every other bot of the server is under "more". */
 const LEVELS = ["easy", "medium", "hard"];
 import { rememberCommitment } from "./fair.js";
 
 let options = null;
+/** The signed-in player's session ({ player, csrf }), or nulls for a guest. */
+let account = { player: null, csrf: null };
 
 function flagControl(flag) {
   const id = "flag-" + flag.name;
@@ -192,11 +195,6 @@ function linkRow(label, url) {
   return el("div", { class: "link-row" }, el("span", {}, label), input, button);
 }
 
-/** The seat the table's creator takes among the `humans`: South, else the first listed. */
-function creatorSeat(humans) {
-  return humans.includes("S") ? "S" : LISTED_SEATS.find((seat) => humans.includes(seat));
-}
-
 function showCreated(answer) {
   const rows = [];
   const humans = Object.keys(answer.seats || {});
@@ -211,8 +209,89 @@ function showCreated(answer) {
     rows.push(el("a", { class: "btn primary", href: withLang(answer.spectate) }, t("go_watch")));
   }
   $("links").replaceChildren(...rows);
+  showInviting(answer);
   $("created").hidden = false;
   $("created").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+/** Beside the links of the seats made for other people: the creator's friends, each with
+ *  "Invite", which gives that seat in one tap (a guest is asked to sign in). */
+async function showInviting(created) {
+  const box = $("invite-friends");
+  const seats = seatsToGive(created);
+  box.replaceChildren();
+  box.hidden = seats.length === 0;
+  if (!seats.length) return;
+  if (!account.player) {
+    box.append(el("p", { class: "sub" }, t("inv_sign_in"), " ",
+      el("a", { href: withLang("/account") }, t("qm_sign_in_link"))));
+    return;
+  }
+  let friends = [];
+  try {
+    const response = await fetch("/api/friends");
+    friends = friendsToInvite(response.ok ? (await response.json()).friends : []);
+  } catch (err) {
+    friends = [];
+  }
+  const status = el("p", { class: "status-line", role: "status", "aria-live": "polite" });
+  for (const give of seats) {
+    const heading = el("h3", { class: "invite-title" }, t("inv_give_title", { seat: t("seat_" + give.seat) }));
+    const list = friends.length
+      ? el("ul", { class: "tables-list friends-list", "data-invite-seat": give.seat },
+        friends.map((friend) => inviteRow(give, friend, status)))
+      : el("p", { class: "sub" }, t("inv_no_friends"), " ",
+        el("a", { href: withLang("/play") }, t("inv_find_friends")));
+    box.append(heading, list);
+  }
+  box.append(status);
+}
+
+function inviteRow(give, friend, status) {
+  const button = el("button", { type: "button", class: "btn primary", "data-friend": friend.name }, t("fr_invite"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.classList.remove("error");
+    try {
+      const response = await fetch("/api/invites", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": account.csrf || "" },
+        body: JSON.stringify(inviteBody(give, friend.name)),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) throw new Error(answer.error || String(response.status));
+      button.textContent = t("inv_sent");
+      status.textContent = t("fr_invited", { name: friend.name });
+    } catch (err) {
+      button.disabled = false;
+      status.classList.add("error");
+      status.textContent = t("error_prefix") + err.message;
+    }
+  });
+  const presence = el("span", { class: `presence ${friend.online ? "online" : "offline"}` },
+    t(friend.online ? "fr_online" : "fr_offline"));
+  return el("li", {}, el("bdi", { class: "friend-name" }, friend.name), presence, button);
+}
+
+/** A signed-in player's session, and a note of the invitations they have to answer. */
+async function loadAccount() {
+  try {
+    const response = await fetch("/api/account");
+    if (response.ok) account = await response.json();
+  } catch (err) {
+    return;
+  }
+  if (!account.player) return;
+  try {
+    const response = await fetch("/api/invites");
+    const invites = receivedInvites(response.ok ? await response.json() : null);
+    if (!invites.length) return;
+    const first = invites[0];
+    $("invited-line").textContent = t("inv_line", { name: first.from, seat: t("seat_" + first.seat) });
+    $("invited-box").hidden = false;
+  } catch (err) {
+    // no note: the play page lists them
+  }
 }
 
 function rulesText(rules) {
@@ -333,6 +412,7 @@ async function start() {
   $("create").addEventListener("submit", create);
   $("quick-play").addEventListener("click", quickPlay);
   showMyTables();
+  loadAccount();
   try {
     const response = await fetch("/api/options");
     if (!response.ok) throw new Error(String(response.status));
