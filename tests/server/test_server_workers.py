@@ -270,26 +270,29 @@ def analysed_away(served: Callable[[Any], Server], deciders: Any) -> dict[str, A
     return analysis
 
 
+@pytest.fixture(scope="module")
+def here() -> dict[str, Any]:
+    """The hand's analysis as this process makes it, once for the tests that compare."""
+    return analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
+
+
 def test_a_hands_analysis_is_judged_on_the_workers_position_by_position_as_here(
-    served: Callable[[Any], Server],
+    served: Callable[[Any], Server], here: dict[str, Any]
 ) -> None:
     deciders = ThreadDeciders()
     analysis = analysed_away(served, deciders)
-    here = analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
     assert analysis == here
     judged = [task for task in deciders.tasks if isinstance(task, JudgeTask)]
     assert len(judged) == len(here["hands"][0]["decisions"]) > 1
 
 
 def test_a_position_whose_worker_fails_is_judged_in_the_server(
-    served: Callable[[Any], Server], caplog: pytest.LogCaptureFixture
+    served: Callable[[Any], Server], here: dict[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     deciders = FailingDeciders()
     with caplog.at_level(logging.WARNING, "baloot.server"):
         analysis = analysed_away(served, deciders)
-    assert (
-        analysis == analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
-    )
+    assert analysis == here
     assert deciders.failed == len(analysis["hands"][0]["decisions"])
     assert any("judged in the server" in r.getMessage() for r in caplog.records)
 
