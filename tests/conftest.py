@@ -54,6 +54,13 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def whole_hands() -> settings:
+    """The settings of a property each of whose examples plays a whole hand and checks it at
+    every step (every view, every action, many worlds): two fifths of the profile's examples,
+    20 hands under ``ci`` (the same 20 at every run, ``derandomize``), 1,200 under ``fuzz``."""
+    return settings(max_examples=max(20, settings().max_examples * 2 // 5))
+
+
 #: What ``--fast`` leaves out: the tests that drive Chromium, or need PostgreSQL or Ray, and
 #: those that stop a service the others share.
 HEAVY = ("browser", "postgresql", "ray", "alone")

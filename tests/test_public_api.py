@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import whole_hands
 from hypothesis import given
 from hypothesis import strategies as st
 from spec_example import ACTIONS, DECK
@@ -220,6 +221,7 @@ def check_restriction(hand: Hand) -> None:
     assert restriction.text.startswith(seat.name + " ")
 
 
+@whole_hands()
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_check_raises_what_apply_raises_and_changes_nothing(seed: int) -> None:
     rng = random.Random(seed)

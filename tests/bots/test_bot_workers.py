@@ -26,9 +26,10 @@ import baloot
 from baloot.bots import RandomBot, make_bot, play_hand, registered
 from baloot.bots.deciders import open_deciders
 from baloot.bots.decisions import Deciders, Decision, DecisionFailed, DecisionTask, Task, decide
+from baloot.bots.driver import choose
 from baloot.bots.guarded import GuardedBot
 from baloot.bots.workers import WorkerPool, workers_default
-from baloot.core.actions import Action
+from baloot.core.actions import Action, Verb
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.table.players import Bot, BotError
@@ -89,13 +90,24 @@ def _bots(names: Sequence[str], seed: int) -> dict[Seat, Bot]:
     }
 
 
+#: The decisions of a hand the searching bots' tests play: the bidding and the first tricks,
+#: calls and cards both, the generators moved on by each (a whole hand is twice as long).
+PART = 16
+
+
 def _through_tasks(
-    names: Sequence[str], seed: int, send: Callable[[DecisionTask], Decision]
+    names: Sequence[str],
+    seed: int,
+    send: Callable[[DecisionTask], Decision],
+    decisions: int | None = None,
 ) -> tuple[list[Action], dict[Seat, Bot]]:
-    """The hand of ``seed`` with each decision a task given to ``send``, and the bots after."""
+    """The hand of ``seed`` (its first ``decisions``, if given) with each decision a task given
+    to ``send``, and the bots after."""
     bots = _bots(names, seed)
     hand = Hand.new(rng=random.Random(seed))
-    while not hand.is_over:
+    made = 0
+    while not hand.is_over and (decisions is None or made < decisions):
+        made += 1
         seat = hand.to_act
         assert seat is not None
         bot = bots[seat]
@@ -107,19 +119,32 @@ def _through_tasks(
     return hand.actions, bots
 
 
-def _in_process(names: Sequence[str], seed: int) -> tuple[list[Action], dict[Seat, Bot]]:
+def _in_process(
+    names: Sequence[str], seed: int, decisions: int | None = None
+) -> tuple[list[Action], dict[Seat, Bot]]:
     bots = _bots(names, seed)
-    return play_hand(Hand.new(rng=random.Random(seed)), bots).actions, bots
+    hand = Hand.new(rng=random.Random(seed))
+    if decisions is None:
+        return play_hand(hand, bots).actions, bots
+    for _ in range(decisions):
+        if hand.is_over:
+            break
+        hand.apply(choose(hand, bots))
+    return hand.actions, bots
 
 
 def _states(bots: dict[Seat, Bot]) -> dict[Seat, object]:
     return {seat: vars(bot)["rng"].getstate() for seat, bot in bots.items()}
 
 
-def _assert_same_hand(names: Sequence[str], seed: int, send: Callable[..., Decision]) -> None:
-    actions, bots = _through_tasks(names, seed, send)
-    expected, alone = _in_process(names, seed)
+def _assert_same_hand(
+    names: Sequence[str], seed: int, send: Callable[..., Decision], decisions: int | None = None
+) -> None:
+    actions, bots = _through_tasks(names, seed, send, decisions)
+    expected, alone = _in_process(names, seed, decisions)
     assert [str(a) for a in actions] == [str(a) for a in expected]
+    if decisions is not None:
+        assert any(a.verb is Verb.PLAY for a in actions), "the part of the hand played no card"
     assert _states(bots) == _states(alone), "the generators did not move on as in-process"
 
 
@@ -162,7 +187,7 @@ def test_a_hand_decided_by_tasks_is_the_hand_of_the_bots_in_process(bot: str, se
 
 @pytest.mark.parametrize("names", [["medium"], ["ismcts:fast"], ["random", "medium", "heuristic"]])
 def test_the_searching_bots_decide_by_tasks_as_in_process(names: list[str]) -> None:
-    _assert_same_hand(names, 4, decide)
+    _assert_same_hand(names, 4, decide, PART)
 
 
 def test_a_task_names_the_bot_as_it_was_made() -> None:
@@ -225,7 +250,7 @@ def test_the_workers_decide_a_hand_as_in_process(pool: WorkerPool) -> None:
     def send(task: DecisionTask) -> Decision:
         return pool.submit(task).result(timeout=WAIT)
 
-    _assert_same_hand(["medium", "random", "heuristic", "ismcts:fast"], 5, send)
+    _assert_same_hand(["medium", "random", "heuristic", "ismcts:fast"], 5, send, PART)
 
 
 def test_a_bot_that_raises_fails_its_decision_alone(pool: WorkerPool) -> None:
@@ -399,7 +424,7 @@ def test_a_ray_cluster_decides_a_hand_as_in_process(ray_deciders: Deciders) -> N
     def send(task: DecisionTask) -> Decision:
         return ray_deciders.submit(task).result(timeout=WAIT)
 
-    _assert_same_hand(["medium", "random", "heuristic", "easy"], 6, send)
+    _assert_same_hand(["medium", "random", "heuristic", "easy"], 6, send, PART)
 
 
 @needs_ray

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from conftest import whole_hands
 from helpers import act, position
 from hypothesis import given
 from hypothesis import strategies as st
@@ -118,6 +119,7 @@ def check_world(view: SeatView, other: Hand) -> None:
         assert public_state(back) == public_state(replayed(other, count))
 
 
+@whole_hands()
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_truth_and_every_sampled_guess_make_a_world_of_the_view(seed: int) -> None:
     hand, rng = random_hand(seed)
@@ -276,6 +278,7 @@ def test_the_same_seed_deals_the_same_guesses() -> None:
     assert len({tuple(sorted((s, g.mask) for s, g in x.items())) for x in first}) > 1
 
 
+@whole_hands()
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_many_worlds_at_once_are_the_worlds_drawn_one_by_one_each_built_once(seed: int) -> None:
     hand, rng = random_hand(seed)

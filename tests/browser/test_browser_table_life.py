@@ -96,7 +96,7 @@ def test_the_turn_is_told_by_a_sound_and_a_buzz_each_time_it_comes(
     page.reload()
     wait_for_decision(page)
     page.evaluate(COUNT_TURNS)  # from now on: the turn shown now is not counted
-    clicks = 8  # at least one turn in two comes back from another seat: 4 told at the least
+    clicks = 6  # at least one turn in two comes back from another seat: 3 told at the least
     for _ in range(clicks):  # each answered by the bots until the turn comes back
         decide(page)
     wait_for_decision(page)

@@ -319,7 +319,7 @@ def test_bug9_an_impossible_delay_is_refused(delay: str) -> None:
 def test_bug9_a_closed_output_ends_cleanly_and_keeps_the_match(tmp_path: Path) -> None:
     env = dict(os.environ, NO_COLOR="1", XDG_STATE_HOME=str(tmp_path / "state"))
     game = subprocess.Popen(
-        [sys.executable, "-m", "baloot", "play", "--seed", "3"],
+        [sys.executable, "-m", "baloot", "play", "--seed", "3", *quick(())],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -44,6 +44,12 @@ def files(shards: Iterator[Any]) -> list[bytes]:
     return [shard.data for shard in shards]
 
 
+@pytest.fixture(scope="module")
+def config_files() -> list[bytes]:
+    """The shards of :data:`CONFIG` made in this process, once for the tests that compare."""
+    return files(iter_shards(CONFIG))
+
+
 def shard_files(folder: Path) -> list[bytes]:
     return [path.read_bytes() for path in sorted((folder / "shards").glob("*.parquet"))]
 
@@ -63,8 +69,10 @@ def baloot(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_the_same_seed_gives_the_same_shards_here_and_on_two_processes() -> None:
-    here = files(iter_shards(CONFIG))
+def test_the_same_seed_gives_the_same_shards_here_and_on_two_processes(
+    config_files: list[bytes],
+) -> None:
+    here = config_files
     assert [pq.read_metadata(pa.BufferReader(f)).num_rows > 0 for f in here] == [True] * 3
     assert files(iter_shards(CONFIG, jobs=2)) == here
     other = files(iter_shards(SelfplayConfig("heuristic", 5, seed=8, shard_hands=2)))
@@ -72,7 +80,7 @@ def test_the_same_seed_gives_the_same_shards_here_and_on_two_processes() -> None
 
 
 @needs_ray
-def test_a_ray_cluster_gives_the_very_shards_of_one_process() -> None:
+def test_a_ray_cluster_gives_the_very_shards_of_one_process(config_files: list[bytes]) -> None:
     import ray
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
@@ -80,7 +88,7 @@ def test_a_ray_cluster_gives_the_very_shards_of_one_process() -> None:
         on_ray = files(iter_shards(CONFIG, cluster="auto"))
     finally:
         ray.shutdown()
-    assert on_ray == files(iter_shards(CONFIG))
+    assert on_ray == config_files
 
 
 def test_each_row_is_the_seats_observation_and_the_solvers_values_of_the_true_deal() -> None:
@@ -153,14 +161,16 @@ def test_a_run_interrupted_by_a_signal_goes_on_to_the_files_of_a_whole_run(
     assert card["hands"] == 8 and card["shards"] == 8
 
 
-def test_a_longer_run_in_the_same_folder_keeps_the_shards_it_has(tmp_path: Path) -> None:
+def test_a_longer_run_in_the_same_folder_keeps_the_shards_it_has(
+    tmp_path: Path, config_files: list[bytes]
+) -> None:
     short = SelfplayConfig("heuristic", hands=3, seed=7, shard_hands=2)
     run_selfplay(short, tmp_path)
     first = (tmp_path / "shards" / "00001.parquet").stat().st_mtime_ns
     assert sorted(DatasetFolder(tmp_path, CONFIG).open()) == [1]  # the short last shard goes
     run_selfplay(CONFIG, tmp_path)
     assert (tmp_path / "shards" / "00001.parquet").stat().st_mtime_ns == first
-    assert shard_files(tmp_path) == files(iter_shards(CONFIG))
+    assert shard_files(tmp_path) == config_files
 
 
 @pytest.mark.parametrize(

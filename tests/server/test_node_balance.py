@@ -19,11 +19,23 @@ from conftest import FAST, Opener, Server
 from helpers import wait_for
 from psycopg import sql
 
+from baloot.server import node_duties, restoring
 from baloot.server.hall import Hall
 from baloot.server.storage import Store, open_store
 
 #: A bot's pause: long enough that a match outlasts the test, short enough that play is seen.
 PAUSE = 0.4
+
+#: The nodes' renewals and leases here: half the served ones, in the same ratio (a lease lasts
+#: three renewals), so that a dead node's leases run out and tables move in half the time.
+RENEW, LEASE = 1.0, 3.0
+
+
+@pytest.fixture(autouse=True)
+def _short_leases(monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in (node_duties, restoring):
+        monkeypatch.setattr(module, "LEASE_SECONDS", LEASE)
+    monkeypatch.setattr(node_duties, "RENEW_SECONDS", RENEW)
 
 
 @pytest.fixture
@@ -128,7 +140,7 @@ def test_a_dead_nodes_tables_spread_over_the_others_one_at_a_time(
     probe = postgres()
     orphans = list(hall(nodes["c"]).tables)
     for name in ("a", "b"):
-        slow_restores(nodes[name], 3.0)
+        slow_restores(nodes[name], 3 * RENEW)
     kill(nodes, "c", monkeypatch)
     stored = {table_id: steps(probe, table_id) for table_id in orphans}
     peak = [0]

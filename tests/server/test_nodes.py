@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -128,11 +129,14 @@ def database(postgres_url: str) -> Iterator[str]:
 
 @pytest.fixture
 def nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:
-    """Nodes a, b, c over the test's database, started one after the other."""
-    started: list[Node] = []
+    """Nodes a, b, c over the test's database, started side by side (each start is mostly a
+    process importing the server: together they take the time of one)."""
+    with ThreadPoolExecutor(3) as pool:
+        starts = [pool.submit(start_node, name, database, tmp_path) for name in "abc"]
+    started = [start.result() for start in starts if start.exception() is None]
     try:
-        for name in "abc":
-            started.append(start_node(name, database, tmp_path))
+        for start in starts:
+            start.result()  # a node that did not start fails the test, once the others stop
         yield started
     finally:
         for node in started:

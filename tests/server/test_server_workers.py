@@ -22,7 +22,7 @@ from test_room import south_to_act
 from test_server import Seen, create
 from test_server_analysis import THROWN_RECORD, stored_match, wait_done
 
-from baloot import Seat
+from baloot import Seat, Verb
 from baloot.analysis import SolverAndBot, analyze_record
 from baloot.analysis.tasks import JudgeTask
 from baloot.bots.best_hints import HintTask
@@ -105,7 +105,10 @@ def test_decisions_made_from_tasks_play_the_game_of_the_bots_in_the_room() -> No
     players = {Seat.S: Player.bot("heuristic")} | {s: Player.bot(n) for s, n in SEARCHING.items()}
     here, away = Room.create(players, seed=11), Room.create(players, seed=11)
     sent = 0
-    while here.table.hand_number == 1 and here.table.waiting().kind is WaitKind.BOT:
+    # The first hand's first sixteen decisions: the bidding and the first tricks.
+    for _ in range(16):
+        if here.table.hand_number != 1 or here.table.waiting().kind is not WaitKind.BOT:
+            break
         here.step_bot()
         task = away.bot_task(seconds=60)
         if task is None:  # a bot that decides where it is
@@ -116,6 +119,7 @@ def test_decisions_made_from_tasks_play_the_game_of_the_bots_in_the_room() -> No
             away.play_decided(task, decide(task))
     assert sent > 0
     assert away.table.hand.actions == here.table.hand.actions
+    assert any(action.verb is Verb.PLAY for action in here.table.hand.actions)
     for seat in SEARCHING:  # the bots moved on alike
         mine, theirs = (room.table.bots[seat] for room in (here, away))
         assert isinstance(mine, ExpertBot) and isinstance(theirs, ExpertBot)
@@ -270,26 +274,29 @@ def analysed_away(served: Callable[[Any], Server], deciders: Any) -> dict[str, A
     return analysis
 
 
+@pytest.fixture(scope="module")
+def here() -> dict[str, Any]:
+    """The hand's analysis as this process makes it, once for the tests that compare."""
+    return analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
+
+
 def test_a_hands_analysis_is_judged_on_the_workers_position_by_position_as_here(
-    served: Callable[[Any], Server],
+    served: Callable[[Any], Server], here: dict[str, Any]
 ) -> None:
     deciders = ThreadDeciders()
     analysis = analysed_away(served, deciders)
-    here = analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
     assert analysis == here
     judged = [task for task in deciders.tasks if isinstance(task, JudgeTask)]
     assert len(judged) == len(here["hands"][0]["decisions"]) > 1
 
 
 def test_a_position_whose_worker_fails_is_judged_in_the_server(
-    served: Callable[[Any], Server], caplog: pytest.LogCaptureFixture
+    served: Callable[[Any], Server], here: dict[str, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     deciders = FailingDeciders()
     with caplog.at_level(logging.WARNING, "baloot.server"):
         analysis = analysed_away(served, deciders)
-    assert (
-        analysis == analyze_record(loads(THROWN_RECORD), SolverAndBot(JUDGE_BOT), hand=1).to_json()
-    )
+    assert analysis == here
     assert deciders.failed == len(analysis["hands"][0]["decisions"])
     assert any("judged in the server" in r.getMessage() for r in caplog.records)
 

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from conftest import whole_hands
 from hypothesis import given
 from hypothesis import strategies as st
 from spec_example import ACTIONS, DECK, HAND_JSON
@@ -424,6 +425,7 @@ def random_hand(seed: int) -> tuple[Hand, random.Random, bool]:
     return hand, rng, rng.random() < 0.7
 
 
+@whole_hands()
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_every_view_of_a_random_hand_is_the_spec_object(seed: int) -> None:
     hand, rng, hokum_bias = random_hand(seed)

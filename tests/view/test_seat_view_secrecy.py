@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from enum import Enum
 
 import pytest
+from conftest import whole_hands
 from helpers import bid, build_deck, end_doubling
 from hypothesis import given
 from hypothesis import strategies as st
@@ -338,6 +339,7 @@ def drive(seed: int, check: bool) -> Hand:
 # --------------------------------------------------------------------------- the property
 
 
+@whole_hands()
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_no_view_holds_a_card_its_seat_may_not_know(seed: int) -> None:
     drive(seed, check=True)

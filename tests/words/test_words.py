@@ -54,7 +54,11 @@ def played_hands(count: int) -> list[Hand]:
     return hands
 
 
-HANDS = played_hands(60)
+@functools.cache
+def hands() -> list[Hand]:
+    """Sixty played hands, played once in a process that runs these tests (not at import,
+    which every worker of a run does)."""
+    return played_hands(60)
 
 
 def through_the_wire(data: Any) -> Any:
@@ -67,7 +71,7 @@ def through_the_wire(data: Any) -> Any:
 
 def test_real_sheets_round_trip_and_are_worded_as_in_the_terminal() -> None:
     seen: Counter[SheetKey] = Counter()
-    for hand in HANDS:
+    for hand in hands():
         lines = explain(hand.result(), hand.rules)
         data = through_the_wire(to_json(lines))
         assert from_json(data) == lines
@@ -90,13 +94,13 @@ def test_real_sheets_round_trip_and_are_worded_as_in_the_terminal() -> None:
 
 def test_every_sheet_key_has_its_parameters_checked() -> None:
     assert PARAMS.keys() == set(SheetKey)
-    for hand in HANDS:
+    for hand in hands():
         for line in explain(hand.result(), hand.rules):
             assert list(line.params) == list(PARAMS[line.key])  # in the order explain writes
 
 
 def test_a_sheet_in_arabic_and_in_english() -> None:
-    hand = next(h for h in HANDS if len(explain(h.result(), h.rules)) > 5)
+    hand = next(h for h in hands() if len(explain(h.result(), h.rules)) > 5)
     data = through_the_wire(to_json(explain(hand.result(), hand.rules)))
     english, arabic = sheet_texts(data, "en"), sheet_texts(data, "ar")
     assert len(english) == len(arabic) == len(data)
@@ -195,7 +199,7 @@ JSON = st.recursive(
 @given(st.data())
 def test_anything_sent_back_is_worded_or_refused_with_a_value_error(data: st.DataObject) -> None:
     """A real sheet or hint with one value replaced by any JSON: worded, or a ValueError."""
-    hand = data.draw(st.sampled_from(HANDS))
+    hand = data.draw(st.sampled_from(hands()))
     sheet = to_json(explain(hand.result(), hand.rules))
     line = data.draw(st.sampled_from(sheet))
     params = line["params"]
@@ -248,14 +252,14 @@ def hints_along(hand: Hand) -> list[Hint]:
 def real_reasons() -> list[HintReason]:
     """One reason of every kind the bot gave along the first hands, with its parameters."""
     by_key = {
-        reason.key: reason for hand in HANDS[:20] for h in hints_along(hand) for reason in h.why
+        reason.key: reason for hand in hands()[:20] for h in hints_along(hand) for reason in h.why
     }
     return [by_key[key] for key in sorted(by_key)]
 
 
 def test_real_hints_round_trip_and_are_worded_as_in_the_terminal() -> None:
     seen: Counter[str] = Counter()
-    for hand in HANDS[:30]:
+    for hand in hands()[:30]:
         for hint in hints_along(hand):
             why = through_the_wire(hint.to_json()["why"])
             assert [reason_from_json(item) for item in why] == list(hint.why)
