@@ -1,7 +1,8 @@
 """The public API as docs/api.md promises it: what imports from ``baloot``, which error for
 what, ``check`` as the verify half of ``apply``, wrong argument types refused at once, seats
-and teams always true, and the layers of the package (core < records < view < table < bots < rl <
-analysis and words < cli and server, the core on the standard library alone)."""
+and teams always true, and the layers of the package (core < records < view < table <
+tournaments < bots < rl < analysis and words < cli and server, the core on the standard library
+alone)."""
 
 from __future__ import annotations
 
@@ -515,6 +516,7 @@ LAYERS = (
     "records",
     "view",
     "table",
+    "tournaments",
     "bots",
     "rl",
     "analysis",
@@ -805,8 +807,8 @@ def test_the_layer_checks_catch_what_they_look_for(tmp_path: Path) -> None:
         "baloot.core.c (core) imports baloot (view)",
         "baloot.core.c (core) imports baloot.records.r (records)",
         "baloot.extra is in no layer of "
-        "('core', 'solver', 'records', 'view', 'table', 'bots', 'rl', 'analysis', 'words', "
-        "'cli', 'server')",
+        "('core', 'solver', 'records', 'view', 'table', 'tournaments', 'bots', 'rl', 'analysis', "
+        "'words', 'cli', 'server')",
         "baloot.records.r (records) imports baloot.view.v (view)",
         "baloot.server.room (server) imports baloot.cli.play (cli)",
         "baloot.words.hints (words) imports baloot.server.room (server)",
