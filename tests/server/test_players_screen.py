@@ -36,7 +36,7 @@ def _blinds(key: str, budget: Budget, text: str) -> list[Blind]:
 def test_the_screen_lists_the_pair_that_reads_the_deal_and_no_other(
     opener: Opener, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def cached(record: Record, key: str, budget: Budget = Budget()) -> list[Blind]:
+    def cached(record: Record, key: str, budget: Budget) -> list[Blind]:
         return _blinds(key, budget, dumps(record))
 
     monkeypatch.setattr(collusion, "blind_decisions", cached)

@@ -7,7 +7,8 @@ every sampled world that agrees with the leader's view (:class:`~baloot.bots.wor
 WorldSampler`): what the seat could see did not settle the best card. A player who finds
 the best card of such leads far more often than everyone else may be seeing more than their
 own cards, which is what the collusion screen looks for. Each decision's worlds come from a
-generator seeded from the match, hand and place, so a count is the same on every run.
+generator seeded from the match, hand and place, so a count is the same on every run. A
+lead that a stand-in bot made for a human (``x_stand_in``) is not the human's, and not counted.
 
 >>> import random
 >>> from baloot.core.match import Match
@@ -37,7 +38,7 @@ from baloot.core.cards import Card
 from baloot.core.hand import Hand
 from baloot.core.seats import Seat
 from baloot.core.vocabulary import Phase
-from baloot.records.record import Record
+from baloot.records.record import STAND_IN_KEY, Record
 from baloot.records.replay import replay
 from baloot.solver import Mode, values
 from baloot.view.seat_view import SeatView
@@ -117,10 +118,12 @@ def blind_hit(hand: Hand, chosen: Action, worlds: int, rng: random.Random) -> bo
 
 def _leads(record: Record, tricks: int) -> Iterator[tuple[int, int, Hand, Action]]:
     """Every card led in the first ``tricks`` tricks of the record's hands, with the hand
-    before it."""
+    before it; never one its stand-in bot led for a human (the hand's ``x_stand_in``)."""
     for number, position, before, action in replay(record).positions():
+        stand_ins = record.hands[number - 1].metadata.get(STAND_IN_KEY, ())
         if (
-            before.phase is Phase.PLAYING
+            position not in stand_ins
+            and before.phase is Phase.PLAYING
             and action.card is not None
             and not before.current_trick
             and before.trick_number < tricks

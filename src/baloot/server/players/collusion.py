@@ -34,6 +34,9 @@ ACCURACY_LISTED: Final = 0.85
 #: The stored matches read at a time.
 PAGE: Final = 200
 
+#: The screen's budget unless the command names another: 16 worlds, three tricks, seed 0.
+DEFAULT_BUDGET: Final = Budget()
+
 #: The partners of each seat.
 PARTNER: Final = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -196,7 +199,7 @@ def score(
 def screen(
     store: Store,
     thresholds: Thresholds = Thresholds(),
-    budget: Budget = Budget(),
+    budget: Budget = DEFAULT_BUDGET,
     progress: Callable[[int], None] | None = None,
 ) -> Screen:
     """The screen of every finished match kept in ``store`` with at least one pair of
