@@ -1,5 +1,5 @@
-"""The ``baloot`` command (and ``python -m baloot``): the command line, ``baloot serve`` and
-``baloot ratings``.
+"""The ``baloot`` command (and ``python -m baloot``): the command line, ``baloot serve``,
+``baloot ratings`` and ``baloot screen``.
 
 Here, above both, the web server's command joins the others, so that neither the command line
 nor the server imports the other.
@@ -27,7 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from baloot.cli import main as cli_main
     except KeyboardInterrupt:
         return INTERRUPTED
-    extra = {"serve": "baloot.server.serve", "ratings": "baloot.server.players.ratings_command"}
+    extra = {
+        "serve": "baloot.server.serve",
+        "ratings": "baloot.server.players.ratings_command",
+        "screen": "baloot.server.players.screen_command",
+    }
     return cli_main(argv, extra=extra)
 
 
