@@ -220,3 +220,11 @@ def test_a_play_needs_a_session_and_its_csrf_header_and_a_legal_action(daily: Da
     assert status == 400 and "\n" not in refused["error"]
     _, again = daily.post("/api/daily/1", who)
     assert again["view"]["actions"] == play["view"]["actions"]
+
+
+def test_the_page_is_served_in_both_languages(daily: Daily) -> None:
+    for lang, direction in (("en", "ltr"), ("ar", "rtl")):
+        response = daily.client.get(f"/daily?lang={lang}")
+        assert response.status_code == 200
+        assert f'dir="{direction}"' in response.text and "/static/daily.js" in response.text
+        assert "<style" not in response.text and "<script>" not in response.text

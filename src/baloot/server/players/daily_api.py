@@ -197,6 +197,7 @@ class _DailyApi:
             "score": score if hand.is_over else play.score,
             "contract": contract,
             "view": daily_hand.view_json(hand),
+            "choices": [] if hand.is_over else sorted(str(a) for a in hand.legal_actions()),
             "act": f"/api/daily/{play.deal}/act",
         }
 
