@@ -164,6 +164,8 @@ def test_the_secret_is_hidden_until_the_day_ends_then_checks(daily: Daily) -> No
         assert instance["deck"] == " ".join(c.text for c in deck)
     assert sum(shown["histogram"]) == 3 and len(shown["field"]) == 3
     assert [row["me"] for row in shown["field"]].count(True) == 1
+    assert shown["mine"]["moves"] == plays[0]["view"]["actions"]
+    assert daily.get(f"/api/daily/{day}/2")[1]["mine"] is None
     status, late = daily.post("/api/daily/2/act", players[0], {"action": "S pass"})
     assert status == 409 and late == {"error": "start deal 2 first"}
 

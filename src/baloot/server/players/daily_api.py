@@ -247,10 +247,16 @@ class _DailyApi:
         field = await self.hall.stored(self.store.daily_field, day, deal)
         points = matchpoints([played.score for played in field])
         signed = await signed_in(self.hall, request)
+        mine = None
+        if signed is not None:
+            mine = await self.hall.stored(self.store.daily_play, day, deal, signed.player.id)
         return JSONResponse(
             {
                 "date": day,
                 "deal": deal,
+                "mine": None
+                if mine is None
+                else {"instance": mine.instance, "moves": list(mine.moves), "score": mine.score},
                 "secret": secret.hex(),
                 "commitment": commitment,
                 "dealer": DEALERS[(deal - 1) % len(DEALERS)].name,
