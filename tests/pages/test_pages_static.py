@@ -35,6 +35,7 @@ PAGES = (
     "play.html",
     "profile.html",
     "leaderboard.html",
+    "daily.html",
 )
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 

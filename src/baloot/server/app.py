@@ -77,7 +77,7 @@ from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
-from baloot.server.players import account_api, profile_api, social_api
+from baloot.server.players import account_api, daily_api, profile_api, social_api
 from baloot.server.players.ratings import LEADERBOARD_MATCHES
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
@@ -136,13 +136,14 @@ def create_app(
     rate: float = RATE,
     create_rate: int = CREATE_RATE,
     lobby_bot: str = DEFAULT_OPPONENT,
+    daily_bot: str = DEFAULT_OPPONENT,
     leaderboard_matches: int = LEADERBOARD_MATCHES,
 ) -> Starlette:
     """The application serving ``hall``'s tables; it starts and stops the hall with itself.
     ``rate`` is the most messages a second a socket may send, ``create_rate`` the most tables
     a client address may create a minute (0: no limit), ``lobby_bot`` the bot the lobby
-    offers first for a seat, ``leaderboard_matches`` the rated matches a player needs to be
-    on a leaderboard."""
+    offers first for a seat, ``daily_bot`` the daily duplicate's bots, ``leaderboard_matches``
+    the rated matches a player needs to be on a leaderboard."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -173,6 +174,7 @@ def create_app(
         *account_api.routes(hall),
         *social_api.routes(hall, lobby_bot=lobby_bot),
         *profile_api.routes(hall, least=leaderboard_matches),
+        *daily_api.routes(hall, bot=daily_bot),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -84,7 +84,7 @@ examples:
 A bot of --bot speaks baloot-bot/1 (docs/bots.md); it runs as one process per seat while its
 table is in play, and when it fails the heuristic bot makes that decision (the table shows
 the seat as not answering). Clients name it bot:NAME; they can never give a command.
---lobby-bot names the bot the lobby offers first for each seat.
+--lobby-bot names the bot the lobby offers first for each seat, --daily-bot the daily's.
 
 The searching bots (medium, hard, expert, ismcts) decide on --bot-workers processes, or on a
 Ray cluster with --bots-on, so that they use every core; the table's authority stays in this
@@ -180,6 +180,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "costs a server the least)",
     )
     parser.add_argument(
+        "--daily-bot", metavar="NAME", default=DEFAULT_OPPONENT, help="the daily's bots"
+    )
+    parser.add_argument(
         "--analysis-bot",
         metavar="NAME",
         default=None,
@@ -261,8 +264,9 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
         operators = operator_bots(args.bot)
     except BalootError as error:
         return _cannot(str(error))
-    if args.lobby_bot not in {*available_bots(), *operators}:
-        return _cannot(f"--lobby-bot: no bot {args.lobby_bot!r} (a registered name, no options)")
+    for option, bot in (("lobby", args.lobby_bot), ("daily", args.daily_bot)):
+        if bot not in {*available_bots(), *operators}:
+            return _cannot(f"--{option}-bot: no bot {bot!r} (a registered name, no options)")
     analysis_bot = ROLES.server_analysis if args.analysis_bot is None else args.analysis_bot
     if analysis_bot == "none":
         analysis_bot = None
@@ -308,6 +312,7 @@ def _serve(args: argparse.Namespace, signals: _Signals) -> int:
             hall,
             create_rate=args.tables_per_minute,
             lobby_bot=args.lobby_bot,
+            daily_bot=args.daily_bot,
             leaderboard_matches=args.leaderboard_matches or LEADERBOARD_MATCHES,
         ),
         http=header_timed_http(args.header_timeout),

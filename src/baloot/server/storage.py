@@ -83,6 +83,7 @@ from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
 from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
 from baloot.server.players.accounts import Accounts
+from baloot.server.players.daily_store import DAILY_SCHEMA, Daily
 from baloot.server.players.friends import Friends
 from baloot.server.players.quick_match import QuickMatch
 from baloot.server.players.rating_store import RATINGS_SCHEMA, Ratings
@@ -175,6 +176,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # The players' ratings and each rated match's changes
     # (``baloot.server.players.rating_store``).
     RATINGS_SCHEMA,
+    # The daily duplicate's days and plays (``baloot.server.players.daily_store``).
+    DAILY_SCHEMA,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -238,14 +241,15 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings):
+class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`), the players' accounts
     (:class:`~baloot.server.players.accounts.Accounts`), friends and the quick match's queue
     (:class:`~baloot.server.players.friends.Friends`,
     :class:`~baloot.server.players.quick_match.QuickMatch`) and the ratings
-    (:class:`~baloot.server.players.rating_store.Ratings`)."""
+    (:class:`~baloot.server.players.rating_store.Ratings`) and the daily duplicate
+    (:class:`~baloot.server.players.daily_store.Daily`)."""
 
     def __init__(
         self,
