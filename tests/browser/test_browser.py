@@ -57,6 +57,7 @@ try:
         expect,
         sync_playwright,
     )
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the environment
     _missing("the playwright package is not installed")
 
@@ -291,6 +292,25 @@ def hand_cards(page: Page) -> list[str]:
 def click(page: Page, action: str) -> None:
     """Click the decision ``action`` (found by its value, whatever re-rendering happened)."""
     visible(page, f'[data-action="{action}"]').click()
+
+
+#: How long :func:`take` waits for a decision it saw to be clickable, in milliseconds.
+TAKE_MS = 10_000
+
+
+def take(choice: Locator) -> bool:
+    """Click ``choice`` (a decision, the Sawa claim) if the page still offers it; whether it did.
+
+    Between reading a page's decisions and clicking one the server may have moved on without
+    this seat (the next hand dealt when its wait ran out, a stand-in's card while the page was
+    reconnecting): a test driving several pages in turn then reads them all again rather than
+    wait on one page for a decision that is gone.
+    """
+    try:
+        choice.filter(visible=True).click(timeout=TAKE_MS)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def shot(page: Page, artifacts: Path, name: str) -> None:

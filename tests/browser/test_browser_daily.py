@@ -53,10 +53,10 @@ def test_a_player_plays_deal_one_of_the_day_by_clicking(pages: Pages) -> None:
     for _ in range(60):
         if page.locator("#daily-result").inner_text():
             break
-        page.locator("#daily-legal button").first.click()
+        page.locator("#daily-legal button:enabled").first.click()
         page.wait_for_function(
             "() => document.querySelector('#daily-result').textContent"
-            " || document.querySelector('#daily-legal button')"
+            " || document.querySelector('#daily-legal button:enabled')"
         )
     expect(page.locator("#daily-result")).not_to_be_empty()
     expect(page.locator("#daily-deals li[data-deal='1']")).to_contain_text("Score")

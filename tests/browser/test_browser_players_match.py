@@ -32,11 +32,11 @@ from test_browser import (
     artifacts,  # noqa: F401 - a fixture
     browser,  # noqa: F401 - a fixture
     check_offer,
-    click,
     decisions,
     fits_the_phone,
     no_reject,
     shot,
+    take,
     visible,
 )
 from test_browser_feel import no_serious_fault
@@ -82,6 +82,9 @@ def two_nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:  # noqa: F
     finally:
         for node in started:
             stop_node(node)
+            # Shown with a failure: what each node did, to tell a stuck page from a stuck node.
+            print(f"--- the end of node {node.name}'s log:")
+            print(node.log.read_text(errors="replace")[-6000:])
     for node in started:
         assert "Traceback" not in node.log.read_text(errors="replace"), node.log.read_text()
 
@@ -191,21 +194,20 @@ def play_the_match(people: list[Person]) -> None:
             no_reject(page)
             sawa = visible(page, '[data-control="claim"]:not([disabled])')
             if sawa.count():
-                sawa.click()
-                acted = True
+                acted = take(sawa) or acted
                 continue
             offered = decisions(page)
             check_offer(offered, person.seat)
             if not offered:
                 continue
             if offered == ["next"]:
-                click(page, "next")
+                acted = take(page.locator('[data-action="next"]')) or acted
                 # Said once: the page waits for the others (or shows the next hand).
                 page.locator('[data-action="next"]').filter(visible=True).wait_for(state="hidden")
             else:
                 suns = [action for action in offered if action.endswith(" sun")]
-                click(page, suns[0] if suns else rng.choice(offered))
-            acted = True
+                choice = suns[0] if suns else rng.choice(offered)
+                acted = take(page.locator(f'[data-action="{choice}"]')) or acted
         if not acted:
             people[0].page.wait_for_timeout(20)
 

@@ -27,6 +27,7 @@ TESTED = (
     "sound",
     "pages",
     "invite",
+    "session",
 )
 
 

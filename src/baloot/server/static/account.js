@@ -5,17 +5,11 @@
 import { $ } from "./dom.js";
 import { t, fillStatic } from "./i18n.js";
 import { myTables } from "./mytables.js";
-
-let csrf = null;
+import { call, useSession } from "./session.js";
 
 /** POSTs `body` to the account API; the answer's JSON, or an Error with its one line. */
-async function post(path, body = {}) {
-  const headers = { "Content-Type": "application/json" };
-  if (csrf) headers["X-CSRF-Token"] = csrf;
-  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || t("load_failed"));
-  return answer;
+function post(path, body = {}) {
+  return call("POST", path, body);
 }
 
 /** The seats this browser holds, as the API takes them. */
@@ -24,7 +18,7 @@ function heldSeats() {
 }
 
 function show(account, said = "") {
-  csrf = account.csrf;
+  useSession(account);
   const player = account.player;
   $("guest").hidden = Boolean(player);
   $("member").hidden = !player;

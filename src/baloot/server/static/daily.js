@@ -3,19 +3,7 @@
 
 import { $, el } from "./dom.js";
 import { t, fillStatic } from "./i18n.js";
-
-let csrf = null;
-
-async function call(method, path, body) {
-  const headers = { "x-csrf-token": csrf || "" };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || String(response.status));
-  return answer;
-}
+import { call, signedIn, useSession } from "./session.js";
 
 function showPlay(play) {
   $("daily-play").hidden = false;
@@ -44,8 +32,17 @@ function start(deal) {
 }
 
 function act(deal, action) {
+  // One action at a time: a second tap while the first is on its way would be refused as
+  // stale; a refusal shows its line and the play as the server has it.
+  for (const button of $("daily-legal").querySelectorAll("button")) button.disabled = true;
   guarded(async () => {
-    const play = await call("POST", `/api/daily/${deal}/act`, { action });
+    let play;
+    try {
+      play = await call("POST", `/api/daily/${deal}/act`, { action });
+    } catch (err) {
+      showPlay(await call("POST", `/api/daily/${deal}`));
+      throw err;
+    }
     showPlay(play);
     if (play.over) await load();
   });
@@ -68,7 +65,7 @@ async function load() {
   await guarded(async () => {
     const today = await call("GET", "/api/daily");
     $("daily-intro").textContent = t("daily_intro", { date: today.date, commitment: today.commitment });
-    $("daily-deals").replaceChildren(...today.deals.map((deal) => dealItem(deal, csrf !== null)));
+    $("daily-deals").replaceChildren(...today.deals.map((deal) => dealItem(deal, signedIn())));
     const board = await call("GET", `/api/daily/${today.date}/leaderboard`).catch(() => ({ players: [] }));
     $("daily-board-rows").replaceChildren(...board.players.map((p) =>
       el("tr", {}, el("td", {}, String(p.rank)), el("td", {}, p.name),
@@ -82,8 +79,8 @@ async function begin() {
   $("daily-title").textContent = t("daily_title");
   $("daily-board-title").textContent = t("daily_board");
   const account = await fetch("/api/account").then((r) => (r.ok ? r.json() : null)).catch(() => null);
-  if (account && account.player) csrf = account.csrf;
-  else $("daily-error").textContent = t("daily_signin");
+  useSession(account);
+  if (!signedIn()) $("daily-error").textContent = t("daily_signin");
   await load();
 }
 

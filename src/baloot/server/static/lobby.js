@@ -12,6 +12,7 @@ import { creatorSeat, friendsToInvite, inviteBody, receivedInvites, seatsToGive 
 /** The bots a person picks by level; every other bot of the server is under "more". */
 const LEVELS = ["easy", "medium", "hard"];
 import { rememberCommitment } from "./fair.js";
+import { call, useSession } from "./session.js";
 
 let options = null;
 /** The signed-in player's session ({ player, csrf }), or nulls for a guest. */
@@ -253,13 +254,7 @@ function inviteRow(give, friend, status) {
     button.disabled = true;
     status.classList.remove("error");
     try {
-      const response = await fetch("/api/invites", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": account.csrf || "" },
-        body: JSON.stringify(inviteBody(give, friend.name)),
-      });
-      const answer = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error(answer.error || String(response.status));
+      await call("POST", "/api/invites", inviteBody(give, friend.name));
       button.textContent = t("inv_sent");
       status.textContent = t("fr_invited", { name: friend.name });
     } catch (err) {
@@ -278,6 +273,7 @@ async function loadAccount() {
   try {
     const response = await fetch("/api/account");
     if (response.ok) account = await response.json();
+    useSession(account);
   } catch (err) {
     return;
   }

@@ -4,24 +4,13 @@
 import { $, el } from "./dom.js";
 import { t, fillStatic, withLang, LANG } from "./i18n.js";
 import { presetWord } from "./words.js";
+import { call, useSession } from "./session.js";
 
 /** How often the queue is asked while waiting, and the friends list while open (ms). */
 const QUEUE_EVERY = 2000;
 const FRIENDS_EVERY = 30000;
 
-let csrf = null;
 let polling = null;
-
-async function call(method, path, body) {
-  const headers = { "x-csrf-token": csrf || "" };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || String(response.status));
-  return answer;
-}
 
 function timeText(seconds) {
   const locale = LANG === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB";
@@ -142,7 +131,7 @@ async function start() {
     $("signed-out").hidden = false;
     return;
   }
-  csrf = account.csrf;
+  useSession(account);
   for (const id of ["queue-box", "friends-box"]) $(id).hidden = false;
   $("qm-join").addEventListener("click", join);
   $("qm-bots").addEventListener("click", () => queueAction("POST", "/api/queue/bots"));
