@@ -42,11 +42,12 @@ def link_problems(page: Path) -> list[str]:
     problems = []
     for match in LINK.finditer(prose(page.read_text(encoding="utf-8"))):
         target = match.group(1) or match.group(2)
+        name = page.relative_to(ROOT)
         if target.startswith(OUTSIDE):
+            problems.append(f"{name}: {target} leads outside the repository")
             continue
         path, _, anchor = target.partition("#")
         where = (page.parent / path).resolve() if path else page
-        name = page.relative_to(ROOT)
         if not where.is_relative_to(ROOT):
             problems.append(f"{name}: {target} leads outside the repository")
         elif not where.exists():
