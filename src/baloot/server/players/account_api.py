@@ -3,7 +3,8 @@ section "Accounts and sessions").
 
 - ``GET /account`` the page: sign in, register, change the password, sign out, delete the
   account; in English or, with ``?lang=ar``, in Arabic.
-- ``GET /api/account`` the signed-in player and the session's CSRF token, or nulls.
+- ``GET /api/account`` the signed-in player and the session's CSRF token, or nulls; and
+  ``operator: true`` for an operator.
 - ``POST /api/account/register`` ``{name, password, tokens?}`` (201) and
   ``POST /api/account/login`` ``{name, password, tokens?}``: a new session, its cookie set,
   ``{player, csrf, seats}``; ``tokens``, the seats this browser holds, are bound to the account.
@@ -154,7 +155,10 @@ class _AccountApi:
         signed = await signed_in(self.hall, request)
         if signed is None:
             return JSONResponse({"player": None, "csrf": None})
-        response = JSONResponse({"player": _player_json(signed.player), "csrf": signed.csrf})
+        answer: dict[str, Any] = {"player": _player_json(signed.player), "csrf": signed.csrf}
+        if await self._store(self.hall.store.is_operator, signed.player.id):
+            answer["operator"] = True  # the account page links the operators' page
+        response = JSONResponse(answer)
         renew_cookie(response, request)
         return response
 
