@@ -30,7 +30,7 @@ function pairNames(pair) {
 
 function reviewItem(review) {
   return el("li", { class: "sub" }, t("op_reviewed", {
-    by: review.by === null ? t("deleted_player") : review.by, date: dateText(review.at), note: review.note,
+    by: review.by === null ? t("deleted_player") : playerLabel(review.by), date: dateText(review.at), note: review.note,
   }));
 }
 
