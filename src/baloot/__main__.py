@@ -1,5 +1,5 @@
 """The ``baloot`` command (and ``python -m baloot``): the command line, ``baloot serve``,
-``baloot ratings`` and ``baloot screen``.
+``baloot ratings``, ``baloot screen`` and ``baloot operators``.
 
 Here, above both, the web server's command joins the others, so that neither the command line
 nor the server imports the other.
@@ -31,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "serve": "baloot.server.serve",
         "ratings": "baloot.server.players.ratings_command",
         "screen": "baloot.server.players.screen_command",
+        "operators": "baloot.server.players.operators_command",
     }
     return cli_main(argv, extra=extra)
 

@@ -1,8 +1,9 @@
 """The pages' logic, run by Node's own test runner (``tests/js/*.test.mjs``, each module's
 tests beside the others): the protocol's words, the connection, the fair deals, the score
-sheet's figures, the pacer, the table page's controller, the turn's alert. Skipped without
-``node``, except under ``CI=true``, where a missing ``node`` fails (the pages themselves
-need none: their browser tests cover them in Chromium)."""
+sheet's figures, the pacer, the table page's controller, the turn's alert, the collusion
+screen's figures. Skipped without ``node``, except under ``CI=true``, where a missing
+``node`` fails (the pages themselves need none: their browser tests cover them in
+Chromium)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ TESTED = (
     "pages",
     "invite",
     "session",
+    "screen-figures",
 )
 
 

@@ -36,6 +36,7 @@ PAGES = (
     "profile.html",
     "leaderboard.html",
     "daily.html",
+    "operator-screen.html",
 )
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 

@@ -1,6 +1,7 @@
 """The collusion screen over stored matches, on SQLite and on PostgreSQL: a pair that reads
 the true deal for its leads is listed, the pairs that play fair are not; the same store gives
-the same screen; a bad database or a bad number is refused in one line, exit 2.
+the same screen; ``--keep`` keeps it for the operators' page; a bad database or a bad number is
+refused in one line, exit 2.
 
 The cheating pair's bot (``screen_helpers.cheat``) exists in these tests alone. Each match's
 blind leads are computed once for both stores (the records are the same)."""
@@ -33,13 +34,20 @@ def _blinds(key: str, budget: Budget, text: str) -> list[Blind]:
     return blind_decisions(loads(text), key, budget)
 
 
-def test_the_screen_lists_the_pair_that_reads_the_deal_and_no_other(
-    opener: Opener, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def cached(record: Record, key: str, budget: Budget) -> list[Blind]:
+@pytest.fixture
+def cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen's blind leads of each match computed once for every test and store."""
+
+    def computed_once(record: Record, key: str, budget: Budget) -> list[Blind]:
         return _blinds(key, budget, dumps(record))
 
-    monkeypatch.setattr(collusion, "blind_decisions", cached)
+    monkeypatch.setattr(collusion, "blind_decisions", computed_once)
+
+
+@pytest.mark.usefixtures("cached")
+def test_the_screen_lists_the_pair_that_reads_the_deal_and_no_other(
+    opener: Opener, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = opener()
     stored(store)
     command = ["screen", "--db", target_of(store), "--min-hands", "5", *BUDGET]
@@ -60,6 +68,33 @@ def test_the_screen_lists_the_pair_that_reads_the_deal_and_no_other(
     assert lines[-1].startswith("  c1 + c2: ") and "= 100.0 %" in lines[-1]
     assert baloot_main([*command[:4], "1000", *BUDGET]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(": none")
+    assert store.latest_screen() is None  # kept only when asked
+
+
+@pytest.mark.usefixtures("cached")
+def test_a_kept_screen_is_the_run_the_operators_page_reads(
+    opener: Opener, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = opener()
+    stored(store)
+    command = ["screen", "--db", target_of(store), "--min-hands", "5", *BUDGET, "--keep"]
+    assert baloot_main(command) == 0
+    kept = store.latest_screen()
+    assert kept is not None
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == f"kept as run {kept.id}: operators read it at /operator/screen"
+    assert said[-2].startswith("  c1 + c2: ")
+    population = kept.body["population"]
+    assert (population["pairs"], population["listed"], population["matches"]) == (4, 1, 2)
+    assert sum(population["histogram"]) == 4 and population["hands"] >= 5
+    assert kept.body["budget"] == {"worlds": 4, "tricks": TRICKS, "seed": 7}
+    rows = store.screen_pairs(kept.id, 10)
+    assert (rows[0].n, rows[0].names, rows[0].pair.listed) == (1, ("C1", "C2"), True)
+    assert len(rows) == 4 and not any(row.pair.listed for row in rows[1:])
+    assert baloot_main([*command, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    latest = store.latest_screen()
+    assert latest is not None and again["kept"] == latest.id != kept.id
 
 
 def test_the_same_record_gives_the_same_blind_leads() -> None:

@@ -77,7 +77,13 @@ from baloot.server.hall import Hall
 from baloot.server.live import CLOSE_TRY_AGAIN, Live, Outbox
 from baloot.server.messages import MAX_MESSAGE, RejectCode, id_of
 from baloot.server.outgoing import Reject, Sent
-from baloot.server.players import account_api, daily_api, profile_api, social_api
+from baloot.server.players import (
+    account_api,
+    daily_api,
+    operator_api,
+    profile_api,
+    social_api,
+)
 from baloot.server.players.ratings import LEADERBOARD_MATCHES
 from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
@@ -175,6 +181,7 @@ def create_app(
         *social_api.routes(hall, lobby_bot=lobby_bot),
         *profile_api.routes(hall, least=leaderboard_matches),
         *daily_api.routes(hall, bot=daily_bot),
+        *operator_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

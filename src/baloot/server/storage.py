@@ -85,8 +85,10 @@ from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
 from baloot.server.players.accounts import Accounts
 from baloot.server.players.daily_store import DAILY_SCHEMA, Daily
 from baloot.server.players.friends import Friends
+from baloot.server.players.operators import OPERATORS_SCHEMA, Operators
 from baloot.server.players.quick_match import QuickMatch
 from baloot.server.players.rating_store import RATINGS_SCHEMA, Ratings
+from baloot.server.players.screen_runs import SCREEN_SCHEMA, ScreenRuns
 from baloot.server.players.social_schema import SOCIAL_SCHEMA
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
@@ -178,6 +180,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     RATINGS_SCHEMA,
     # The daily duplicate's days and plays (``baloot.server.players.daily_store``).
     DAILY_SCHEMA,
+    OPERATORS_SCHEMA,  # the accounts that are operators (``players.operators``)
+    SCREEN_SCHEMA,  # the collusion screen's runs and reviews (``players.screen_runs``)
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.
@@ -241,15 +245,16 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily):
+class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operators, ScreenRuns):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`), the players' accounts
     (:class:`~baloot.server.players.accounts.Accounts`), friends and the quick match's queue
     (:class:`~baloot.server.players.friends.Friends`,
     :class:`~baloot.server.players.quick_match.QuickMatch`) and the ratings
-    (:class:`~baloot.server.players.rating_store.Ratings`) and the daily duplicate
-    (:class:`~baloot.server.players.daily_store.Daily`)."""
+    (:class:`~baloot.server.players.rating_store.Ratings`), the daily duplicate
+    (:class:`~baloot.server.players.daily_store.Daily`), the operators and the collusion
+    screen's runs (:mod:`~baloot.server.players.operators`, ``screen_runs``)."""
 
     def __init__(
         self,

@@ -3,7 +3,8 @@ section "Accounts and sessions").
 
 - ``GET /account`` the page: sign in, register, change the password, sign out, delete the
   account; in English or, with ``?lang=ar``, in Arabic.
-- ``GET /api/account`` the signed-in player and the session's CSRF token, or nulls.
+- ``GET /api/account`` the signed-in player and the session's CSRF token, or nulls; this
+  and a sign-in say ``operator: true`` too for an operator.
 - ``POST /api/account/register`` ``{name, password, tokens?}`` (201) and
   ``POST /api/account/login`` ``{name, password, tokens?}``: a new session, its cookie set,
   ``{player, csrf, seats}``; ``tokens``, the seats this browser holds, are bound to the account.
@@ -154,9 +155,17 @@ class _AccountApi:
         signed = await signed_in(self.hall, request)
         if signed is None:
             return JSONResponse({"player": None, "csrf": None})
-        response = JSONResponse({"player": _player_json(signed.player), "csrf": signed.csrf})
+        answer = await self._operator({"player": _player_json(signed.player), "csrf": signed.csrf})
+        response = JSONResponse(answer)
         renew_cookie(response, request)
         return response
+
+    async def _operator(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with ``operator: true`` when its player is an operator: the account
+        page then links the operators' page (no other player's answer changes)."""
+        if await self._store(self.hall.store.is_operator, answer["player"]["id"]):
+            answer["operator"] = True
+        return answer
 
     async def register(self, request: Request) -> Response:
         same_site(self.hall, request)
@@ -210,7 +219,7 @@ class _AccountApi:
         token, csrf = await start_session(self.hall, player)
         seats = await self._bind(player, tokens)
         answer = {"player": _player_json(player), "csrf": csrf, "seats": seats}
-        response = JSONResponse(answer, status_code=status)
+        response = JSONResponse(await self._operator(answer), status_code=status)
         set_cookie(response, request, token)
         return response
 

@@ -162,10 +162,11 @@ class Accounts(Transactions):
     def delete_player(self, player_id: str, when: float) -> None:
         """Delete the player's account: its name, key and hash emptied (its id stays, for the
         seats it held), its sessions ended; its friendships, requests and blocks, its
-        invitations either way, its place in the quick match's queue and when it was last
-        seen go with it (no list shows a player with no name)."""
+        invitations either way, its place in the quick match's queue, when it was last
+        seen and its being an operator go with it (no list shows a player with no name)."""
         with self._transaction() as run:
             run("DELETE FROM sessions WHERE player_id = ?", (player_id,))
+            run("DELETE FROM operators WHERE player_id = ?", (player_id,))
             for table in ("friends", "invites"):
                 run(
                     f"DELETE FROM {table} WHERE player_id = ? OR friend_id = ?",

@@ -37,6 +37,9 @@ PAGE: Final = 200
 #: The screen's budget unless the command names another: 16 worlds, three tricks, seed 0.
 DEFAULT_BUDGET: Final = Budget()
 
+#: The bins of the pairs' accuracies the population's histogram counts: tenths.
+BINS: Final = 10
+
 #: The partners of each seat.
 PARTNER: Final = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -87,6 +90,8 @@ class Screen:
     unreadable: list[str]
     thresholds: Thresholds
     budget: Budget
+    hands: int = 0
+    """The hands with at least one counted lead of a pair."""
 
     @property
     def decisions(self) -> int:
@@ -113,10 +118,12 @@ class Screen:
                 "matches": self.matches,
                 "unreadable": self.unreadable,
                 "pairs": len(self.pairs),
+                "hands": self.hands,
                 "decisions": self.decisions,
                 "accuracy": round(self.accuracy, 4),
                 "pair_accuracy_mean": round(mean, 4),
                 "pair_accuracy_sd": round(spread, 4),
+                "histogram": histogram(self.pairs),
             },
             "thresholds": {
                 "min_hands": self.thresholds.min_hands,
@@ -142,6 +149,34 @@ class Screen:
                 for pair, others, z in self.listed
             ],
         }
+
+    def standings(self) -> list[tuple[PairScore, float, float, bool]]:
+        """Every pair with the other pairs' accuracy, its z-score against it and whether it
+        is listed: the pairs listed first, as :attr:`listed` has them, then the others, the
+        farthest out first."""
+        listed = {entry[0].players for entry in self.listed}
+        hits = sum(pair.hits for pair in self.pairs)
+        rest = [
+            (pair, *_against(pair, self.decisions, hits), False)
+            for pair in self.pairs
+            if pair.players not in listed
+        ]
+        rest.sort(key=lambda entry: (-entry[2], entry[0].players))
+        return [(pair, others, z, True) for pair, others, z in self.listed] + rest
+
+
+def histogram(pairs: Iterable[PairScore]) -> list[int]:
+    """How many of the pairs with a counted lead have an accuracy in each tenth from 0 to 1
+    (1 in the last), counted in whole numbers (no tenth is missed by a rounding).
+
+    >>> histogram([PairScore(("a", "b"), 1, 10, 3), PairScore(("c", "d"), 1, 5, 5)])
+    [0, 0, 0, 1, 0, 0, 0, 0, 0, 1]
+    """
+    counts = [0] * BINS
+    for pair in pairs:
+        if pair.decisions:
+            counts[min(BINS - 1, pair.hits * BINS // pair.decisions)] += 1
+    return counts
 
 
 def pairs_of(seats: Mapping[str, str]) -> dict[str, tuple[str, str]]:
@@ -187,13 +222,19 @@ def score(
     for pair in scored:
         if pair.hands < thresholds.min_hands:
             continue
-        rest = decisions - pair.decisions
-        others = (hits - pair.hits) / rest if rest else pair.accuracy
-        z = pair.z(others)
+        others, z = _against(pair, decisions, hits)
         if z >= thresholds.z or pair.accuracy >= thresholds.accuracy:
             listed.append((pair, others, z))
     listed.sort(key=lambda entry: (-entry[2], entry[0].players))
     return scored, listed
+
+
+def _against(pair: PairScore, decisions: int, hits: int) -> tuple[float, float]:
+    """The accuracy of the other pairs' leads (of ``decisions`` counted leads in all, with
+    ``hits``), and the pair's z-score against it."""
+    rest = decisions - pair.decisions
+    others = (hits - pair.hits) / rest if rest else pair.accuracy
+    return others, pair.z(others)
 
 
 def screen(
@@ -219,7 +260,13 @@ def screen(
         if progress is not None:
             progress(len(read))
     pairs, listed = score(read, thresholds)
-    return Screen(pairs, listed, len(read), unreadable, thresholds, budget)
+    hands = {
+        (match_id, blind.hand)
+        for match_id, seats, blinds in read
+        for blind in blinds
+        if blind.seat.name in pairs_of(seats)
+    }
+    return Screen(pairs, listed, len(read), unreadable, thresholds, budget, len(hands))
 
 
 def _stored(store: Store) -> Iterable[tuple[str, str]]:

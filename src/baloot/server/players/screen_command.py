@@ -3,7 +3,9 @@ for an operator's review (``docs/integrity.md``).
 
 The ``baloot`` entry point lists this command beside ``baloot ratings``; it exits 0 once the
 screen is printed (whether or not it lists a pair: a listing is for review, not a verdict),
-2 when the database cannot be opened or an option is not a number it takes.
+2 when the database cannot be opened or an option is not a number it takes. With ``--keep``
+the result is kept in the store too, where the operators' page reads it (the page never runs
+the solver): run it so from the server's scheduler, nightly, say.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import json
 import math
 import os
 import sys
-from typing import Final
+import time
+from typing import Any, Final
 
 from baloot.analysis.blind import TRICKS, WORLDS, Budget
 from baloot.server.players.collusion import (
@@ -24,6 +27,7 @@ from baloot.server.players.collusion import (
     Thresholds,
     screen,
 )
+from baloot.server.players.screen_runs import KeptPair
 from baloot.server.storage import StorageError, open_store
 
 #: The status when the database cannot be opened or an option is refused.
@@ -35,6 +39,7 @@ examples:
   baloot screen --db baloot.db                      # pairs with 300 hands or more
   baloot screen --db baloot.db --min-hands 100 --json
   baloot screen --db postgresql://baloot@db/baloot --worlds 32
+  baloot screen --db baloot.db --keep               # for the page /operator/screen
 """
 
 
@@ -76,6 +81,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", default="0", metavar="N", help="the worlds' seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print the screen as JSON")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the result in the store too, for the operators' page /operator/screen",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -100,17 +110,45 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(target)
     except StorageError as error:
         return _cannot(str(error))
+    started = time.time()
+    kept: str | None = None
     try:
         found = screen(store, thresholds, budget)
+        if args.keep:
+            kept = store.keep_screen(started, time.time(), *kept_run(found))
     except StorageError as error:
         return _cannot(str(error))
     finally:
         store.close()
     if args.json:
-        print(json.dumps(found.to_json(), indent=2))
+        print(json.dumps({**found.to_json(), "kept": kept}, indent=2))
     else:
         print(_text(found))
+        if kept is not None:
+            print(f"kept as run {kept}: operators read it at /operator/screen")
     return 0
+
+
+def kept_run(found: Screen) -> tuple[dict[str, Any], list[KeptPair]]:
+    """What the store keeps of a screen: its population, thresholds and budget (with the
+    count of pairs listed), and every pair's figures, the pairs listed first."""
+    summary = found.to_json()
+    del summary["listed"]
+    summary["population"]["listed"] = len(found.listed)
+    pairs = [
+        KeptPair(
+            pair.players,
+            len(pair.matches),
+            pair.hands,
+            pair.decisions,
+            pair.hits,
+            round(others, 4),
+            round(z, 2) if math.isfinite(z) else None,
+            listed,
+        )
+        for pair, others, z, listed in found.standings()
+    ]
+    return summary, pairs
 
 
 def _text(found: Screen) -> str:

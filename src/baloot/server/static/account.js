@@ -23,6 +23,7 @@ function show(account, said = "") {
   $("guest").hidden = Boolean(player);
   $("member").hidden = !player;
   $("signed-in-as").textContent = player ? t("signed_in_as", { name: player.name }) : "";
+  $("operator-link").hidden = !(player && account.operator); // operators alone see the link
   $("account-status").textContent = said;
   $("account-error").textContent = "";
   for (const form of document.querySelectorAll("form")) form.reset();
