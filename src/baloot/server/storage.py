@@ -81,15 +81,14 @@ from baloot.server.journal import KeptTable, Step, TableConfig
 from baloot.server.leases import Fence, Leases
 from baloot.server.leases import LeaseLost as LeaseLost
 from baloot.server.lobby import Lobby
-from baloot.server.players.accounts import SCHEMA as ACCOUNTS_SCHEMA
 from baloot.server.players.accounts import Accounts
-from baloot.server.players.daily_store import DAILY_SCHEMA, Daily
+from baloot.server.players.daily_store import Daily
 from baloot.server.players.friends import Friends
-from baloot.server.players.operators import OPERATORS_SCHEMA, Operators
+from baloot.server.players.operators import Operators
 from baloot.server.players.quick_match import QuickMatch
-from baloot.server.players.rating_store import RATINGS_SCHEMA, Ratings
-from baloot.server.players.screen_runs import SCREEN_SCHEMA, ScreenRuns
-from baloot.server.players.social_schema import SOCIAL_SCHEMA
+from baloot.server.players.rating_store import Ratings
+from baloot.server.players.schema import PLAYERS_MIGRATIONS
+from baloot.server.players.screen_runs import ScreenRuns
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -169,19 +168,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE tables ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0",
     ),
-    # Players' accounts, their sessions and seats, and failed sign-ins
-    # (``baloot.server.players.accounts``).
-    ACCOUNTS_SCHEMA,
-    # Friends, blocks, invitations and the quick match's queue
-    # (``baloot.server.players.social_schema``).
-    SOCIAL_SCHEMA,
-    # The players' ratings and each rated match's changes
-    # (``baloot.server.players.rating_store``).
-    RATINGS_SCHEMA,
-    # The daily duplicate's days and plays (``baloot.server.players.daily_store``).
-    DAILY_SCHEMA,
-    OPERATORS_SCHEMA,  # the accounts that are operators (``players.operators``)
-    SCREEN_SCHEMA,  # the collusion screen's runs and reviews (``players.screen_runs``)
+    # Then the players' versions, from 5 (``baloot.server.players.schema``).
+    *PLAYERS_MIGRATIONS,
 )
 
 #: A lock key for PostgreSQL's ``pg_advisory_xact_lock``: migrations run one at a time.

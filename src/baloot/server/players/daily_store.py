@@ -16,7 +16,7 @@ from typing import Any, Final
 from baloot.records.fair import commitment_of
 from baloot.server.transactions import Transactions
 
-#: The schema version of the daily duplicate (the seventh of ``storage.MIGRATIONS``).
+#: The schema version of the daily duplicate (the eighth of ``storage.MIGRATIONS``).
 DAILY_SCHEMA: Final = (
     """CREATE TABLE daily_days (
         day TEXT PRIMARY KEY,
