@@ -50,7 +50,8 @@ class Who:
 
 @dataclass
 class World:
-    """The players and tables of a walk: Alice and Bob are friends, Carol is neither's."""
+    """The players and tables of a walk: Alice and Bob are friends, Carol is neither's; Bob
+    is an operator, so that the walk reads the operators' pages as one too."""
 
     client: TestClient
     alice: Who
@@ -153,6 +154,7 @@ def world(server: Server) -> Iterator[World]:
     assert request(client, "POST", "/api/queue/bots", carol).json()["state"] == "seated"
     assert server.hall is not None
     ids = {name: server.hall.store.player_named(name).id for name in ("Alice", "Bob", "Carol")}  # type: ignore[union-attr]
+    assert server.hall.store.add_operator(ids["Bob"], time.time())
     yield World(
         client,
         alice,
@@ -340,6 +342,9 @@ def test_no_route_shows_another_players_secrets(server: Server, world: World) ->
                         secrets = secrets_of(server, world)
                         what = f"the socket {path}"
                         assert_keeps_secrets("\n" + seen, [], who, secrets, set(), hands, what)
+    statuses = {(who.label, what): response.status_code for who, what, response in answers}
+    assert statuses[(world.bob.label, "GET /api/operator/screen")] == 200  # as an operator
+    assert statuses[(world.alice.label, "GET /api/operator/screen")] == 403
     secrets = secrets_of(server, world)  # with the sessions and hashes the walk made
     for who, what, response in answers:
         headers = {k: v for k, v in response.headers.items() if k != "set-cookie"}
@@ -351,7 +356,13 @@ def test_no_route_shows_another_players_secrets(server: Server, world: World) ->
 
 def test_the_walk_covers_every_route_of_the_players(world: World) -> None:
     covered = {path for _, path in walked(world)}
-    for path in ("/api/account/seats", "/api/invites/{invite}/accept", "/api/queue/bots"):
+    for path in (
+        "/api/account/seats",
+        "/api/invites/{invite}/accept",
+        "/api/queue/bots",
+        "/api/operator/screen",
+        "/api/operator/screen/reviews",
+    ):
         assert path in covered
     assert ("DELETE", "/api/friends/{name}") in walked(world)
 
