@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import HealthCheck, settings
 from psycopg import sql
 from spec_example import ACTIONS, record_text
@@ -26,6 +27,7 @@ from starlette.testclient import TestClient
 
 from baloot.server.app import create_app
 from baloot.server.hall import Hall
+from baloot.server.players import passwords
 from baloot.server.storage import Store, open_store
 
 #: The test files sit in a folder per layer and import each other's helpers by module name.
@@ -35,6 +37,12 @@ sys.path[:0] = sorted({str(test.parent) for test in Path(__file__).parent.glob("
 #: makes one (in the home folder) and a process that used it keeps it, so a cluster a later test
 #: joins in the same process, which asks for none, would refuse that process's actors.
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+#: The servers of the tests, in this process, hash passwords with argon2id at its least cost:
+#: at the served cost (64 MiB, three passes) each registration and sign-in takes a fifth of a
+#: second of CPU, and the players' tests make hundreds. Hashing and verifying go through the
+#: same calls; the servers the tests start as commands keep the served cost.
+passwords._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # type: ignore[misc]
 
 settings.register_profile(
     "ci",
