@@ -262,6 +262,43 @@ def decisions(page: Page) -> list[str]:
     return actions
 
 
+@dataclass(frozen=True)
+class Glance:
+    """What a table page shows a player now, read in one round trip: whether the match is
+    over (its record's link), whether Sawa is offered, and the decisions offered (as
+    :func:`decisions` reads and checks them)."""
+
+    over: bool
+    sawa: bool
+    actions: list[str]
+
+
+#: The script of :func:`glance`: an element is visible as Playwright means it (a box, and
+#: not hidden by ``visibility``).
+_GLANCE = """() => {
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const all = s => [...document.querySelectorAll(s)].filter(shown);
+  return {
+    over: all(".record-link").length > 0,
+    message: document.querySelector("#message")?.textContent ?? "",
+    sawa: all('[data-control="claim"]:not([disabled])').length > 0,
+    found: all("[data-action]").map(e => [e.dataset.action, e.disabled === true]),
+  };
+}"""
+
+
+def glance(page: Page) -> Glance:
+    """The page's :class:`Glance`; a refused click, a disabled decision or one offered twice
+    fails the test."""
+    seen = page.evaluate(_GLANCE)
+    assert REJECTED not in seen["message"], f"the server refused a click: {seen['message']}"
+    found: list[list[Any]] = seen["found"]
+    actions = [action for action, _ in found]
+    assert not any(disabled for _, disabled in found), f"a disabled decision: {found}"
+    assert len(set(actions)) == len(actions), f"a decision offered twice: {actions}"
+    return Glance(seen["over"], seen["sawa"], actions)
+
+
 def check_offer(actions: list[str], seat: str) -> None:
     """A seat's page offers its own seat's actions, or ``next``."""
     for action in actions:
@@ -346,10 +383,10 @@ def test_a_whole_match_against_three_bots_by_clicking_the_page(
     screens = {"mid": False, "sheet": False}
     for _ in range(2000):
         wait_for_decision(page, also=".record-link")
-        no_reject(page)
-        if visible(page, ".record-link").count():
+        seen = glance(page)
+        if seen.over:
             break
-        offered = decisions(page)
+        offered = seen.actions
         check_offer(offered, "S")
         if not offered:  # the page moved on between the two looks
             continue
@@ -458,10 +495,9 @@ def play_until(page: Page, seat: str, done: Callable[[Page], bool], limit: int =
     """Click the first decision offered until ``done``; it is checked when a decision waits."""
     for _ in range(limit):
         wait_for_decision(page)
-        no_reject(page)
+        offered = glance(page).actions
         if done(page):
             return
-        offered = decisions(page)
         check_offer(offered, seat)
         if offered:
             click(page, offered[0])
@@ -575,8 +611,7 @@ def test_two_browsers_play_as_partners_at_one_table(
             break
         acted = False
         for seat, page in seats.items():
-            no_reject(page)
-            offered = [a for a in decisions(page) if a != "next"]
+            offered = [a for a in glance(page).actions if a != "next"]
             check_offer(offered, seat)
             if offered:
                 click(page, offered[0])

@@ -32,9 +32,8 @@ from test_browser import (
     artifacts,  # noqa: F401 - a fixture
     browser,  # noqa: F401 - a fixture
     check_offer,
-    decisions,
     fits_the_phone,
-    no_reject,
+    glance,
     shot,
     take,
     visible,
@@ -188,25 +187,23 @@ def play_the_match(people: list[Person]) -> None:
             page = person.page
             if over[n]:
                 continue
-            if visible(page, ".record-link").count():
+            seen = glance(page)
+            if seen.over:
                 over[n] = True
                 continue
-            no_reject(page)
-            sawa = visible(page, '[data-control="claim"]:not([disabled])')
-            if sawa.count():
-                acted = take(sawa) or acted
+            if seen.sawa:
+                acted = take(visible(page, '[data-control="claim"]:not([disabled])')) or acted
                 continue
-            offered = decisions(page)
-            check_offer(offered, person.seat)
-            if not offered:
+            check_offer(seen.actions, person.seat)
+            if not seen.actions:
                 continue
-            if offered == ["next"]:
+            if seen.actions == ["next"]:
                 acted = take(page.locator('[data-action="next"]')) or acted
                 # Said once: the page waits for the others (or shows the next hand).
                 page.locator('[data-action="next"]').filter(visible=True).wait_for(state="hidden")
             else:
-                suns = [action for action in offered if action.endswith(" sun")]
-                choice = suns[0] if suns else rng.choice(offered)
+                suns = [action for action in seen.actions if action.endswith(" sun")]
+                choice = suns[0] if suns else rng.choice(seen.actions)
                 acted = take(page.locator(f'[data-action="{choice}"]')) or acted
         if not acted:
             people[0].page.wait_for_timeout(20)
