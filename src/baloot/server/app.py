@@ -80,6 +80,8 @@ from baloot.server.outgoing import Reject, Sent
 from baloot.server.players import (
     account_api,
     daily_api,
+    daily_review,
+    daily_series_api,
     operator_api,
     profile_api,
     social_api,
@@ -180,6 +182,8 @@ def create_app(
         *account_api.routes(hall),
         *social_api.routes(hall, lobby_bot=lobby_bot),
         *profile_api.routes(hall, least=leaderboard_matches),
+        *daily_series_api.routes(hall),
+        *daily_review.routes(hall),
         *daily_api.routes(hall, bot=daily_bot),
         *operator_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
