@@ -4,10 +4,11 @@ every bad request."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from social_accounts import add_player
-from test_players_daily import DAY, Daily, daily  # noqa: F401 - a fixture
+from test_players_daily import DAY, Daily, daily, doc_table  # noqa: F401 - a fixture
 
 from baloot.server.players.daily import deal_deck
 
@@ -68,3 +69,13 @@ def test_the_deal_and_rules_pages_are_served_in_both_languages(daily: Daily) -> 
             response = daily.client.get(f"{path}?lang={lang}")
             assert response.status_code == 200
             assert f'dir="{direction}"' in response.text and f"/static/{script}" in response.text
+
+
+def test_the_rules_page_shows_the_worked_example_of_the_docs(daily: Daily) -> None:  # noqa: F811
+    html = daily.client.get("/daily/rules").text
+    cells = re.findall(
+        r"<tr><td>(\w+)</td><td>(?:<bdi dir=\"ltr\">)?(-?\d+)(?:</bdi>)?</td>"
+        r"<td>\d+</td><td>\d+</td><td>([\d.]+)</td></tr>",
+        html,
+    )
+    assert [(name, int(score), float(points)) for name, score, points in cells] == doc_table()

@@ -7,6 +7,8 @@ import { cardElement, sortHand } from "./cards.js";
 import { SEATS, readAction } from "./protocol.js";
 import { actionLabel, contractText, playerLabel } from "./words.js";
 import { call } from "./session.js";
+import { histogramRows } from "./screen-figures.js";
+import { leftToRight } from "./bidi.js";
 
 const parts = location.pathname.split("/").filter(Boolean); // daily, DATE, DEAL
 const date = decodeURIComponent(parts[1] || "");
@@ -25,7 +27,7 @@ function dealLinks() {
       ? el("strong", { "aria-current": "page" }, String(n))
       : el("a", { href: withLang(`/daily/${date}/${n}`), "data-deal": String(n) }, String(n)));
   }
-  $("deal-links").replaceChildren(el("span", { class: "sub" }, t("daily_deals_of", { date })), ...links);
+  $("deal-links").replaceChildren(el("span", { class: "sub" }, t("daily_deals_of", { date: leftToRight(date) })), ...links);
 }
 
 function showHands(hands) {
@@ -42,14 +44,13 @@ function showHands(hands) {
 function showField(answer) {
   $("deal-field-rows").replaceChildren(...answer.field.map((row) => el("tr", row.me ? { class: "daily-me", "aria-current": "true" } : {},
     el("td", {}, playerLabel(row.name)), el("td", {}, contractWords(row.contract)),
-    el("td", {}, String(row.score)), el("td", {}, String(row.matchpoints)))));
-  const most = Math.max(1, ...answer.histogram);
-  $("deal-histogram").replaceChildren(...answer.histogram.map((count, tenth) => el("li", { "data-tenth": String(tenth) },
-    el("span", { class: "daily-bin" }, `${tenth * 10}–${tenth === 9 ? 100 : tenth * 10 + 9}`),
-    el("span", { class: "daily-bar", style: `inline-size: ${(70 * count) / most}%` }),
-    el("span", { class: "daily-count" }, String(count)))));
+    el("td", {}, el("bdi", { dir: "ltr" }, String(row.score))), el("td", {}, String(row.matchpoints)))));
+  $("deal-histogram").replaceChildren(...histogramRows(answer.histogram).map((row, tenth) => el("li", { "data-tenth": String(tenth) },
+    el("span", { class: "daily-bin" }, `${row.from}–${row.to}`),
+    el("span", { class: "daily-bar", "aria-hidden": "true" }, row.bar),
+    el("span", { class: "daily-count" }, String(row.count)))));
   $("deal-field-panel").hidden = false;
-  $("deal-secret").textContent = t("daily_secret", { secret: answer.secret, commitment: answer.commitment });
+  $("deal-secret").textContent = t("daily_secret", { secret: leftToRight(answer.secret), commitment: leftToRight(answer.commitment) });
 }
 
 function lossText(decision) {
@@ -63,13 +64,13 @@ async function showMine(mine) {
   $("deal-mine-rows").replaceChildren(...judged.decisions.map((d) => el("tr", { class: d.mark ? "mark-" + d.mark : "" },
     el("td", {}, actionLabel(readAction(d.action), null)),
     el("td", {}, d.best === d.action ? "✓" : actionLabel(readAction(d.best), null)),
-    el("td", {}, lossText(d)))));
+    el("td", {}, el("bdi", { dir: "ltr" }, lossText(d))))));
   $("deal-mine-panel").hidden = false;
 }
 
 async function begin() {
   fillStatic();
-  const title = t("daily_deal_title", { n: dealNumber, date });
+  const title = t("daily_deal_title", { n: dealNumber, date: leftToRight(date) });
   document.title = title;
   $("deal-title").textContent = title;
   dealLinks();

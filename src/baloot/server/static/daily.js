@@ -5,6 +5,7 @@
 import { $, el } from "./dom.js";
 import { LANG, t, fillStatic, withLang } from "./i18n.js";
 import { call, signedIn, useSession } from "./session.js";
+import { leftToRight } from "./bidi.js";
 
 function showPlay(play) {
   $("daily-play").hidden = false;
@@ -70,7 +71,7 @@ function boardRows(players, count) {
 async function showYesterday(yesterday) {
   if (!yesterday) return;
   const date = yesterday.date;
-  $("yesterday-title").textContent = t("daily_yesterday", { date });
+  $("yesterday-title").textContent = t("daily_yesterday", { date: leftToRight(date) });
   const links = [];
   for (let n = 1; n <= 8; n++) {
     links.push(el("a", { href: withLang(`/daily/${date}/${n}`), "data-deal": String(n) }, t("daily_deal", { n })));
@@ -84,7 +85,7 @@ async function showYesterday(yesterday) {
 async function showMonth(date) {
   const month = date.slice(0, 7);
   const board = await call("GET", `/api/daily/month/${month}`);
-  $("month-title").textContent = t("daily_month", { month });
+  $("month-title").textContent = t("daily_month", { month: leftToRight(month) });
   $("month-about").textContent = t("daily_month_about", { n: board.least });
   $("month-board-rows").replaceChildren(...boardRows(board.players, "days"));
 }
@@ -98,7 +99,7 @@ async function showSeries() {
       + " " + t("series_outlook_" + mine.outlook)
     : "";
   $("series-about").textContent = t("series_about", {
-    start: series.period.start, end: series.period.end, n: series.window, least: series.least,
+    start: leftToRight(series.period.start), end: leftToRight(series.period.end), n: series.window, least: series.least,
     up: series.promote, down: series.relegate,
   });
   $("series-levels").replaceChildren(...series.levels.slice().reverse().filter((l) => l.players.length).map((level) =>
@@ -111,7 +112,7 @@ async function showSeries() {
 async function load() {
   await guarded(async () => {
     const today = await call("GET", "/api/daily");
-    $("daily-intro").textContent = t("daily_intro", { date: today.date, commitment: today.commitment });
+    $("daily-intro").textContent = t("daily_intro", { date: leftToRight(today.date), commitment: leftToRight(today.commitment) });
     $("daily-deals").replaceChildren(...today.deals.map((deal) => dealItem(deal, signedIn())));
     const board = await call("GET", `/api/daily/${today.date}/leaderboard`).catch(() => ({ players: [] }));
     $("daily-board-rows").replaceChildren(...boardRows(board.players, "deals"));
