@@ -19,7 +19,10 @@ def test_the_hands_of_a_past_deal_are_its_deck_as_my_play_completed_it(
     players = [add_player(daily.store, name) for name in ("Amal", "Badr", "Dana")]
     day = daily.get("/api/daily")[1]["date"]
     plays = [daily.play_out(who, 3) for who in players]
+    assert daily.get(f"/api/daily/{day}/leaderboard")[1]["pages"] == []
     daily.offset += DAY
+    pages = daily.get(f"/api/daily/{day}/leaderboard")[1]["pages"]
+    assert pages == [f"/daily/{day}/{n}" for n in range(1, 9)]
     secret = bytes.fromhex(daily.get("/api/daily")[1]["yesterday"]["secret"])
     for who, play in zip(players, plays, strict=True):
         status, shown = daily.get(f"/api/daily/{day}/3", who)

@@ -197,7 +197,9 @@ class _DailyApi:
     async def leaderboard(self, request: Request) -> Response:
         day = await past_day(self.hall, request, ended=False)
         results = day_results(await self.hall.stored(self.store.daily_field, day))
-        return JSONResponse({"date": day, "players": _ranked(results)})
+        over = day < (await today_of(self.hall))[0]
+        pages = [f"/daily/{day}/{n}" for n in range(1, DEALS + 1)] if over else []
+        return JSONResponse({"date": day, "players": _ranked(results), "pages": pages})
 
     async def month(self, request: Request) -> Response:
         month = str(request.path_params["month"])

@@ -72,12 +72,9 @@ async function showYesterday(yesterday) {
   if (!yesterday) return;
   const date = yesterday.date;
   $("yesterday-title").textContent = t("daily_yesterday", { date: leftToRight(date) });
-  const links = [];
-  for (let n = 1; n <= 8; n++) {
-    links.push(el("a", { href: withLang(`/daily/${date}/${n}`), "data-deal": String(n) }, t("daily_deal", { n })));
-  }
-  $("yesterday-deals").replaceChildren(...links);
-  const board = await call("GET", yesterday.leaderboard).catch(() => ({ players: [] }));
+  const board = await call("GET", yesterday.leaderboard).catch(() => ({ players: [], pages: [] }));
+  $("yesterday-deals").replaceChildren(...board.pages.map((path, i) =>
+    el("a", { href: withLang(path), "data-deal": String(i + 1) }, t("daily_deal", { n: i + 1 }))));
   $("yesterday-board-rows").replaceChildren(...boardRows(board.players, "deals"));
   $("daily-yesterday").hidden = false;
 }
