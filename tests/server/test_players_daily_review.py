@@ -33,6 +33,7 @@ def test_the_hands_of_a_past_deal_are_its_deck_as_my_play_completed_it(
         assert {card for cards in hands["seats"].values() for card in cards} == deck
         contract = play["contract"]
         assert hands["taker"] == (None if contract is None else contract["declarer"])
+        assert hands["trump"] == (None if contract is None else contract["trump"])
     _, anonymous = daily.get(f"/api/daily/{day}/3")
     takers = Counter(p["contract"]["declarer"] for p in plays if p["contract"] is not None)
     assert anonymous["hands"]["instance"] == 0

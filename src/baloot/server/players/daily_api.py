@@ -336,8 +336,10 @@ def _hands(secret: bytes, deal: int, mine: Play | None, field: Sequence[Played])
     takers = Counter(p.contract["declarer"] for p in field if p.contract is not None)
     most = max(Seat, key=lambda seat: (takers[seat.name], -seat.value)) if takers else None
     taker = most if hand.taker is None else hand.taker
+    contract = hand.contract
     return {
         "instance": instance,
+        "trump": None if contract is None or contract.trump is None else contract.trump.letter,
         "exposed": hand.exposed.text,
         "taker": None if taker is None else taker.name,
         "seats": daily_hand.seat_hands(hand, most),

@@ -4,12 +4,14 @@ in ``docs/daily.md`` and :mod:`baloot.server.players.daily_series`).
 - ``GET /api/daily/series`` the current period, the rules' numbers, each level's players by
   the average of their latest results, and mine when signed in.
 
-The levels are folded from the finished plays of the days before today on every request:
-nothing is stored, so every node answers the same.
+The levels are folded from the finished plays of the days before today on every request (in
+a thread: a linear pass over every kept play): nothing is stored, so every node answers the
+same.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections import defaultdict
 from typing import Any
@@ -33,7 +35,8 @@ def routes(hall: Hall) -> list[BaseRoute]:
         plays = await hall.stored(hall.store.daily_before, day)
         signed = await signed_in(hall, request)
         me = None if signed is None else signed.player.id
-        return JSONResponse(series_json(plays, dt.date.fromisoformat(day), me))
+        answer = await asyncio.to_thread(series_json, plays, dt.date.fromisoformat(day), me)
+        return JSONResponse(answer)
 
     return [Route("/api/daily/series", answering(standings))]
 

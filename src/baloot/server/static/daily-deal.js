@@ -37,7 +37,7 @@ function showHands(hands) {
   });
   $("deal-hands").replaceChildren(...SEATS.map((seat) => el("div", { class: "daily-seat", "data-seat": seat },
     el("h3", {}, seatName(seat)),
-    el("div", { class: "daily-cards" }, ...sortHand(hands.seats[seat], null).map((card) => cardElement(card))))));
+    el("div", { class: "daily-cards" }, ...sortHand(hands.seats[seat], hands.trump).map((card) => cardElement(card))))));
   $("deal-hands-panel").hidden = false;
 }
 
