@@ -5,6 +5,7 @@ period (Hypothesis: in any order, one level a period at most, always a level), a
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 import re
 from pathlib import Path
@@ -19,6 +20,9 @@ from baloot.server.players.daily_series import (
     LEAST,
     LEVELS,
     PERIOD_DAYS,
+    PROMOTE,
+    RELEGATE,
+    WINDOW,
     Result,
     moved,
     period_bounds,
@@ -28,6 +32,7 @@ from baloot.server.players.daily_series import (
 from baloot.server.storage import Store
 
 DOC = Path(__file__).parents[2] / "docs" / "daily.md"
+CATALOGS = Path(__file__).parents[2] / "src" / "baloot" / "server" / "static" / "i18n.js"
 NAMES = [english for english, _ in LEVELS]
 
 
@@ -47,6 +52,20 @@ def test_the_worked_example_of_the_docs_is_what_the_rules_give() -> None:
     assert len(rows) == 6
     for _, level, results, points, after in rows:
         assert moved(level, points, results) == after
+
+
+def test_the_docs_and_the_rules_page_say_the_numbers_the_rules_use() -> None:
+    numbers = [str(n) for n in (WINDOW, LEAST, int(PROMOTE), int(RELEGATE), PERIOD_DAYS)]
+    section = DOC.read_text(encoding="utf-8").split("## Series", 1)[1].split("###", 1)[0]
+    assert all(re.search(rf"\b{n}\b", section) for n in numbers)
+    assert "5 January 2026" in section and all(english in section for english in NAMES)
+    catalogs = CATALOGS.read_text(encoding="utf-8")
+    said = re.findall(r'^  rules_(?:series|moves): "(.*)",$', catalogs, re.M)
+    assert len(said) == 4
+    for english, arabic in (said[:2], said[2:]):
+        assert all(re.search(rf"\b{n}\b", english + " " + arabic) for n in numbers)
+    assert all(name in said[0] for name in NAMES)
+    assert all(name in said[2] for _, name in LEVELS)
 
 
 def test_the_periods_are_fortnights_from_the_first_monday() -> None:
@@ -102,6 +121,14 @@ def test_levels_are_the_same_in_any_order_and_move_one_a_period_at_most(
             if before is not None and player in before:
                 assert abs(standing.level - before[player].level) <= 1
         before = now
+
+
+@given(results)
+def test_a_player_who_never_falls_below_the_bar_never_goes_down(kept: list[Result]) -> None:
+    steady = [r for r in kept if r.points >= PROMOTE]
+    levels = [standings(steady, period_bounds(p)[0]) for p in range(8)]
+    for before, after in itertools.pairwise(levels):
+        assert all(after[player].level >= standing.level for player, standing in before.items())
 
 
 def play_day(store: Store, day: dt.date, scores: dict[Account, int]) -> None:
