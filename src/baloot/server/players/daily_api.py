@@ -6,7 +6,8 @@ duplicate"; the rules in ``docs/daily.md``).
 - ``POST /api/daily/{deal}`` start my play of deal n, or resume it (never a second play);
 - ``POST /api/daily/{deal}/act`` South's next action (``{"action": "S pass"}``), checked then
   applied, and the bots' turns after it;
-- ``GET /api/daily/{date}/leaderboard`` a day's players, by their average matchpoints;
+- ``GET /api/daily/{date}/leaderboard`` a day's players, by their average matchpoints (and,
+  once the day is over, the pages of its deals);
 - ``GET /api/daily/month/{YYYY-MM}`` a month's players, by the average of their days;
 - ``GET /api/daily/{date}/{deal}`` once the day is over: the decks, the secret, the field;
 - ``GET /daily`` the page, in English or (``?lang=ar``) Arabic.
