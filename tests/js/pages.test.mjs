@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 
 import { seatsTurn, turnComes } from "../../src/baloot/server/static/protocol.js";
 import { TalkPanel, snapshotTalk } from "../../src/baloot/server/static/talk.js";
-import { isolateNumbers } from "../../src/baloot/server/static/bidi.js";
+import { isolateNumbers, leftToRight } from "../../src/baloot/server/static/bidi.js";
 
 const PLAY = { verb: "play", card: "As", action: "S play As", words: [] };
 const southToAct = { seat: "S", to_act: "S", choices: [PLAY] };
@@ -58,4 +58,12 @@ test("a signed number is isolated left to right, a range and a plain number are 
   assert.equal(isolateNumbers("بس ≈-5.1"), `بس ${LRI}≈-5.1${PDI}`);
   assert.equal(isolateNumbers("اللائحة 4-1، 12 نقطة"), "اللائحة 4-1، 12 نقطة");
   assert.equal(isolateNumbers(isolateNumbers("−3")), `${LRI}−3${PDI}`); // once only
+});
+
+test("a date is isolated left to right whole, and its hyphens are not taken for signs", () => {
+  const LRI = "\u2066";
+  const PDI = "\u2069";
+  const date = leftToRight("2026-12-04");
+  assert.equal(date, `${LRI}2026-12-04${PDI}`);
+  assert.equal(isolateNumbers(`أمس، ${date}`), `أمس، ${date}`);
 });

@@ -257,6 +257,8 @@ BUILT: dict[str, set[str]] = {
     "team_": {"NS", "EW"},
     # A friend's state other than friends (GET /api/friends).
     "fr_state_": {"asked", "asking", "blocked"},
+    # Where a player of the daily series would go were the period over (GET /api/daily/series).
+    "series_outlook_": {"up", "down", "stay"},
 }
 #: Prefixes whose word may be missing: the page shows the bare value (a preset's name), or the
 #: reason as said of any seat (one said to you).

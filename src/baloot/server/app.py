@@ -30,7 +30,10 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``/api/friends…``, ``/api/blocks…``, ``/api/invites…``, the quick match and friends
   (:mod:`baloot.server.players.social_api`); ``GET /players/NAME``, ``/leaderboard`` and
   ``/api/players…``, ``/api/leaderboard``, profiles and leaderboards
-  (:mod:`baloot.server.players.profile_api`): ``docs/players-api.md``.
+  (:mod:`baloot.server.players.profile_api`); ``GET /daily…`` and ``/api/daily…``, the daily
+  duplicate (:mod:`~baloot.server.players.daily_api`), its past deals and rules
+  (:mod:`~baloot.server.players.daily_review`) and its series
+  (:mod:`~baloot.server.players.daily_series_api`): ``docs/players-api.md``.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -80,6 +83,8 @@ from baloot.server.outgoing import Reject, Sent
 from baloot.server.players import (
     account_api,
     daily_api,
+    daily_review,
+    daily_series_api,
     operator_api,
     profile_api,
     social_api,
@@ -180,6 +185,8 @@ def create_app(
         *account_api.routes(hall),
         *social_api.routes(hall, lobby_bot=lobby_bot),
         *profile_api.routes(hall, least=leaderboard_matches),
+        *daily_series_api.routes(hall),
+        *daily_review.routes(hall),
         *daily_api.routes(hall, bot=daily_bot),
         *operator_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),

@@ -6,7 +6,8 @@ duplicate"; the rules in ``docs/daily.md``).
 - ``POST /api/daily/{deal}`` start my play of deal n, or resume it (never a second play);
 - ``POST /api/daily/{deal}/act`` South's next action (``{"action": "S pass"}``), checked then
   applied, and the bots' turns after it;
-- ``GET /api/daily/{date}/leaderboard`` a day's players, by their average matchpoints;
+- ``GET /api/daily/{date}/leaderboard`` a day's players, by their average matchpoints (and,
+  once the day is over, the pages of its deals);
 - ``GET /api/daily/month/{YYYY-MM}`` a month's players, by the average of their days;
 - ``GET /api/daily/{date}/{deal}`` once the day is over: the decks, the secret, the field;
 - ``GET /daily`` the page, in English or (``?lang=ar``) Arabic.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
@@ -29,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from baloot.bots.levels import DEFAULT_OPPONENT
 from baloot.core.errors import BalootError
+from baloot.core.seats import Seat
 from baloot.records.fair import SECRET_BYTES
 from baloot.server.hall import Hall
 from baloot.server.players import daily_hand
@@ -71,16 +73,16 @@ def routes(hall: Hall, *, bot: str = DEFAULT_OPPONENT) -> list[BaseRoute]:
     post = ["POST"]
     return [
         Route("/daily", page("daily")),
-        Route("/api/daily", _answering(api.today)),
-        Route("/api/daily/month/{month}", _answering(api.month)),
-        Route("/api/daily/{deal}", _answering(api.start), methods=post),
-        Route("/api/daily/{deal}/act", _answering(api.act), methods=post),
-        Route("/api/daily/{date}/leaderboard", _answering(api.leaderboard)),
-        Route("/api/daily/{date}/{deal}", _answering(api.deal)),
+        Route("/api/daily", answering(api.today)),
+        Route("/api/daily/month/{month}", answering(api.month)),
+        Route("/api/daily/{deal}", answering(api.start), methods=post),
+        Route("/api/daily/{deal}/act", answering(api.act), methods=post),
+        Route("/api/daily/{date}/leaderboard", answering(api.leaderboard)),
+        Route("/api/daily/{date}/{deal}", answering(api.deal)),
     ]
 
 
-def _answering(endpoint: Endpoint) -> Endpoint:
+def answering(endpoint: Endpoint) -> Endpoint:
     """``endpoint`` with every refusal said as the JSON error of its status, in one line."""
 
     async def answer(request: Request) -> Response:
@@ -104,22 +106,14 @@ class _DailyApi:
         self.store = hall.store
         self.bot = bot
 
-    async def _today(self) -> tuple[str, bytes, str]:
-        """Today's date, secret and commitment (the day made on its first request)."""
-        now = self.hall.clock()
-        day = today(now).isoformat()
-        fresh = self.hall.secret_bytes(SECRET_BYTES)
-        secret, commitment = await self.hall.stored(self.store.daily_day, day, fresh, now)
-        return day, secret, commitment
-
     async def today(self, request: Request) -> Response:
-        day, _, commitment = await self._today()
+        day, _, commitment = await today_of(self.hall)
         signed = await signed_in(self.hall, request)
         mine: dict[int, Play] = {}
         if signed is not None:
             plays = await self.hall.stored(self.store.daily_plays_of, day, signed.player.id)
             mine = {play.deal: play for play in plays}
-        results = _day_results(await self.hall.stored(self.store.daily_field, day))
+        results = day_results(await self.hall.stored(self.store.daily_field, day))
         me = None if signed is None else signed.player.id
         mine_points = {deal: mp for (player, _, deal), mp in results.items() if player == me}
         yesterday = (dt.date.fromisoformat(day) - dt.timedelta(days=1)).isoformat()
@@ -145,8 +139,8 @@ class _DailyApi:
 
     async def start(self, request: Request) -> Response:
         signed = await authorised(self.hall, request)
-        deal = _deal(request)
-        day, secret, _ = await self._today()
+        deal = deal_of(request)
+        day, secret, _ = await today_of(self.hall)
         me = signed.player.id
         instance = instance_of(secret, deal, me)
         play = await self.hall.stored(
@@ -156,12 +150,12 @@ class _DailyApi:
 
     async def act(self, request: Request) -> Response:
         signed = await authorised(self.hall, request)
-        deal = _deal(request)
+        deal = deal_of(request)
         body = await json_body(request)
         action = body.get("action") if isinstance(body, dict) else None
         if not isinstance(action, str) or not 0 < len(action) <= MAX_ACTION:
             raise Refused(400, f'the request needs "action": an action\'s text, {MAX_ACTION} chars')
-        day, secret, _ = await self._today()
+        day, secret, _ = await today_of(self.hall)
         play = await self.hall.stored(self.store.daily_play, day, deal, signed.player.id)
         if play is None:
             raise Refused(409, f"start deal {deal} first")
@@ -202,9 +196,11 @@ class _DailyApi:
         }
 
     async def leaderboard(self, request: Request) -> Response:
-        day = await self._past_or_today(request, ended=False)
-        results = _day_results(await self.hall.stored(self.store.daily_field, day))
-        return JSONResponse({"date": day, "players": _ranked(results)})
+        day = await past_day(self.hall, request, ended=False)
+        results = day_results(await self.hall.stored(self.store.daily_field, day))
+        over = day < (await today_of(self.hall))[0]
+        pages = [f"/daily/{day}/{n}" for n in range(1, DEALS + 1)] if over else []
+        return JSONResponse({"date": day, "players": _ranked(results), "pages": pages})
 
     async def month(self, request: Request) -> Response:
         month = str(request.path_params["month"])
@@ -217,7 +213,7 @@ class _DailyApi:
         days: dict[str, list[float]] = defaultdict(list)
         names: dict[str, str] = {}
         for day_plays in by_day.values():
-            for (player, name), (points, _) in _averages(_day_results(day_plays)).items():
+            for (player, name), (points, _) in _averages(day_results(day_plays)).items():
                 days[player].append(points)
                 names[player] = name
         rows = sorted(
@@ -239,8 +235,8 @@ class _DailyApi:
         )
 
     async def deal(self, request: Request) -> Response:
-        day = await self._past_or_today(request, ended=True)
-        deal = _deal(request)
+        day = await past_day(self.hall, request, ended=True)
+        deal = deal_of(request)
         known = await self.hall.stored(self.store.daily_known, day)
         assert known is not None
         secret, commitment = known
@@ -250,6 +246,7 @@ class _DailyApi:
         mine = None
         if signed is not None:
             mine = await self.hall.stored(self.store.daily_play, day, deal, signed.player.id)
+        hands = await asyncio.to_thread(_hands, secret, deal, mine, field)
         return JSONResponse(
             {
                 "date": day,
@@ -280,27 +277,38 @@ class _DailyApi:
                     for played, mp in zip(field, points, strict=True)
                 ],
                 "histogram": histogram(points),
+                "hands": hands,
             }
         )
 
-    async def _past_or_today(self, request: Request, *, ended: bool) -> str:
-        """The path's date, checked: a day that was asked for, and over when ``ended``."""
-        text = str(request.path_params["date"])
-        try:
-            if not _DATE.fullmatch(text):
-                raise ValueError
-            dt.date.fromisoformat(text)
-        except ValueError:
-            raise Refused(400, "a date is YYYY-MM-DD") from None
-        day, _, _ = await self._today()
-        if text > day or await self.hall.stored(self.store.daily_known, text) is None:
-            raise Refused(404, f"no daily duplicate on {text}")
-        if ended and text == day:
-            raise Refused(403, "a deal is shown once its day is over")
-        return text
+
+async def today_of(hall: Hall) -> tuple[str, bytes, str]:
+    """Today's date, secret and commitment (the day made on its first request)."""
+    now = hall.clock()
+    day = today(now).isoformat()
+    fresh = hall.secret_bytes(SECRET_BYTES)
+    secret, commitment = await hall.stored(hall.store.daily_day, day, fresh, now)
+    return day, secret, commitment
 
 
-def _deal(request: Request) -> int:
+async def past_day(hall: Hall, request: Request, *, ended: bool) -> str:
+    """The path's date, checked: a day that was asked for, and over when ``ended``."""
+    text = str(request.path_params["date"])
+    try:
+        if not _DATE.fullmatch(text):
+            raise ValueError
+        dt.date.fromisoformat(text)
+    except ValueError:
+        raise Refused(400, "a date is YYYY-MM-DD") from None
+    day, _, _ = await today_of(hall)
+    if text > day or await hall.stored(hall.store.daily_known, text) is None:
+        raise Refused(404, f"no daily duplicate on {text}")
+    if ended and text == day:
+        raise Refused(403, "a deal is shown once its day is over")
+    return text
+
+
+def deal_of(request: Request) -> int:
     """The deal the path names, 1 to :data:`DEALS` (a 400 otherwise)."""
     text = str(request.path_params["deal"])
     if not text.isascii() or not text.isdigit() or not 1 <= int(text[:3]) <= DEALS:
@@ -320,11 +328,30 @@ def _deal_status(deal: int, play: Play | None, points: float | None) -> dict[str
     }
 
 
+def _hands(secret: bytes, deal: int, mine: Play | None, field: Sequence[Played]) -> dict[str, Any]:
+    """The four hands of the deal as the page draws them: in the instance of my play, as my
+    play completed the deal; without a play of mine, instance 0 completed for the seat that
+    took the exposed card most often in the field."""
+    instance, moves = (0, ()) if mine is None else (mine.instance, mine.moves)
+    hand = daily_hand.rebuilt(secret, deal, instance, moves)
+    takers = Counter(p.contract["declarer"] for p in field if p.contract is not None)
+    most = max(Seat, key=lambda seat: (takers[seat.name], -seat.value)) if takers else None
+    taker = most if hand.taker is None else hand.taker
+    contract = hand.contract
+    return {
+        "instance": instance,
+        "trump": None if contract is None or contract.trump is None else contract.trump.letter,
+        "exposed": hand.exposed.text,
+        "taker": None if taker is None else taker.name,
+        "seats": daily_hand.seat_hands(hand, most),
+    }
+
+
 #: A player's matchpoints on one deal, keyed by their id, their name and the deal.
 Results = dict[tuple[str, str, int], float]
 
 
-def _day_results(plays: Sequence[Played]) -> Results:
+def day_results(plays: Sequence[Played]) -> Results:
     """Each finished play's matchpoints in its deal's field (every instance of the deal)."""
     by_deal: dict[int, list[Played]] = defaultdict(list)
     for played in plays:

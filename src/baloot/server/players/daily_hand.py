@@ -77,3 +77,15 @@ def outcome(hand: Hand) -> tuple[int, Any]:
 def view_json(hand: Hand) -> dict[str, Any]:
     """What South sees of ``hand`` (``docs/seat-view.md``)."""
     return SeatView.of(hand, PLAYER).to_json()
+
+
+def seat_hands(hand: Hand, taker: Seat | None) -> dict[str, list[str]]:
+    """Each seat's eight cards: as dealt in ``hand`` once its deal was completed, else as they
+    would be had ``taker`` taken the exposed card, else (no taker) the first five of each."""
+    if hand.taker is not None:
+        held = tuple(hand.full_hand(seat) for seat in Seat)
+    elif taker is not None:
+        held = hand.completed_deal(taker)
+    else:
+        held = tuple(hand.hand(seat) for seat in Seat)
+    return {seat.name: [c.text for c in cards] for seat, cards in zip(Seat, held, strict=True)}

@@ -162,6 +162,12 @@ class Daily(Transactions):
             rows = run(f"{_PLAYED}{where} ORDER BY p.deal, a.name", parameters)
         return [_played(row) for row in rows]
 
+    def daily_before(self, day: str) -> list[Played]:
+        """The finished plays of every day before ``day``, by day and deal (the series')."""
+        with self._transaction() as run:
+            rows = run(f"{_PLAYED} AND p.day < ? ORDER BY p.day, p.deal, a.name", (day,))
+        return [_played(row) for row in rows]
+
     def daily_month(self, month: str) -> list[Played]:
         """The finished plays of the days of ``month`` (``YYYY-MM``), by day and deal."""
         with self._transaction() as run:

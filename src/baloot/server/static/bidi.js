@@ -13,3 +13,9 @@ const SIGNED = /(?<![\p{N}\u2066])(?:≈?[+\-−±]|≈)\d+(?:[.,]\d+)*/gu;
 export function isolateNumbers(text) {
   return String(text).replace(SIGNED, (number) => LRI + number + PDI);
 }
+
+/** `text` (a date, a hexadecimal secret) isolated left to right inside a sentence: in Arabic
+ *  "2026-12-04" would otherwise read as "04-12-2026". */
+export function leftToRight(text) {
+  return LRI + String(text) + PDI;
+}

@@ -1,9 +1,11 @@
 // The daily duplicate: today's eight deals with a Play button each, a deal played as South by
-// choosing among the legal actions, and the day's leaderboard.
+// choosing among the legal actions, the day's, yesterday's and the month's leaderboards with
+// links to yesterday's deals, and the series' levels.
 
 import { $, el } from "./dom.js";
-import { t, fillStatic } from "./i18n.js";
+import { LANG, t, fillStatic, withLang } from "./i18n.js";
 import { call, signedIn, useSession } from "./session.js";
+import { leftToRight } from "./bidi.js";
 
 function showPlay(play) {
   $("daily-play").hidden = false;
@@ -61,15 +63,59 @@ function dealItem(deal, signed) {
   return item;
 }
 
+function boardRows(players, count) {
+  return players.map((p) => el("tr", { "data-name": p.name }, el("td", {}, String(p.rank)), el("td", {}, p.name),
+    el("td", {}, String(p.average)), el("td", {}, String(p[count]))));
+}
+
+async function showYesterday(yesterday) {
+  if (!yesterday) return;
+  const date = yesterday.date;
+  $("yesterday-title").textContent = t("daily_yesterday", { date: leftToRight(date) });
+  const board = await call("GET", yesterday.leaderboard).catch(() => ({ players: [], pages: [] }));
+  $("yesterday-deals").replaceChildren(...board.pages.map((path, i) =>
+    el("a", { href: withLang(path), "data-deal": String(i + 1) }, t("daily_deal", { n: i + 1 }))));
+  $("yesterday-board-rows").replaceChildren(...boardRows(board.players, "deals"));
+  $("daily-yesterday").hidden = false;
+}
+
+async function showMonth(date) {
+  const month = date.slice(0, 7);
+  const board = await call("GET", `/api/daily/month/${month}`);
+  $("month-title").textContent = t("daily_month", { month: leftToRight(month) });
+  $("month-about").textContent = t("daily_month_about", { n: board.least });
+  $("month-board-rows").replaceChildren(...boardRows(board.players, "days"));
+}
+
+async function showSeries() {
+  const series = await call("GET", "/api/daily/series");
+  const levelName = (level) => series.levels[level - 1].names[LANG];
+  const mine = series.me;
+  $("series-mine").textContent = mine
+    ? t("series_mine", { level: levelName(mine.level), average: mine.average, results: mine.results })
+      + " " + t("series_outlook_" + mine.outlook)
+    : "";
+  $("series-about").textContent = t("series_about", {
+    start: leftToRight(series.period.start), end: leftToRight(series.period.end), n: series.window, least: series.least,
+    up: series.promote, down: series.relegate,
+  });
+  $("series-levels").replaceChildren(...series.levels.slice().reverse().filter((l) => l.players.length).map((level) =>
+    el("div", { class: "series-level", "data-level": String(level.level) },
+      el("h3", {}, levelName(level.level)),
+      el("table", { class: "board" }, el("tbody", {}, ...boardRows(level.players, "results"))))));
+  $("daily-series").hidden = false;
+}
+
 async function load() {
   await guarded(async () => {
     const today = await call("GET", "/api/daily");
-    $("daily-intro").textContent = t("daily_intro", { date: today.date, commitment: today.commitment });
+    $("daily-intro").textContent = t("daily_intro", { date: leftToRight(today.date), commitment: leftToRight(today.commitment) });
     $("daily-deals").replaceChildren(...today.deals.map((deal) => dealItem(deal, signedIn())));
     const board = await call("GET", `/api/daily/${today.date}/leaderboard`).catch(() => ({ players: [] }));
-    $("daily-board-rows").replaceChildren(...board.players.map((p) =>
-      el("tr", {}, el("td", {}, String(p.rank)), el("td", {}, p.name),
-        el("td", {}, String(p.average)), el("td", {}, String(p.deals)))));
+    $("daily-board-rows").replaceChildren(...boardRows(board.players, "deals"));
+    await showYesterday(today.yesterday);
+    await showMonth(today.date);
+    await showSeries();
   });
 }
 
