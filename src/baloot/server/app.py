@@ -30,7 +30,8 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``/api/friends…``, ``/api/blocks…``, ``/api/invites…``, the quick match and friends
   (:mod:`baloot.server.players.social_api`); ``GET /players/NAME``, ``/leaderboard`` and
   ``/api/players…``, ``/api/leaderboard``, profiles and leaderboards
-  (:mod:`baloot.server.players.profile_api`): ``docs/players-api.md``.
+  (:mod:`baloot.server.players.profile_api`); ``/tournaments…`` and ``/api/tournaments…``, the
+  Swiss tournaments for pairs (:mod:`baloot.server.tournaments.api`): ``docs/players-api.md``.
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -89,6 +90,7 @@ from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
+from baloot.server.tournaments import api as tournament_api
 from baloot.server.web import MAX_BODY as MAX_BODY
 from baloot.server.web import STATIC
 from baloot.server.web import error as _error
@@ -182,6 +184,7 @@ def create_app(
         *profile_api.routes(hall, least=leaderboard_matches),
         *daily_api.routes(hall, bot=daily_bot),
         *operator_api.routes(hall),
+        *tournament_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
