@@ -37,6 +37,8 @@ PAGES = (
     "leaderboard.html",
     "daily.html",
     "operator-screen.html",
+    "tournaments.html",
+    "tournament.html",
 )
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
@@ -257,6 +259,8 @@ BUILT: dict[str, set[str]] = {
     "team_": {"NS", "EW"},
     # A friend's state other than friends (GET /api/friends).
     "fr_state_": {"asked", "asking", "blocked"},
+    # A tournament's state (GET /api/tournaments).
+    "to_state_": {"open", "running", "over"},
 }
 #: Prefixes whose word may be missing: the page shows the bare value (a preset's name), or the
 #: reason as said of any seat (one said to you).

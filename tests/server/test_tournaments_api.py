@@ -205,3 +205,11 @@ def test_changes_need_the_session_and_its_csrf_header(server: Server) -> None:
     ]
     for answer, status, line in cases:
         assert (answer.status_code, answer.json()) == (status, {"error": line})
+
+
+def test_the_pages_are_served_in_both_languages(server: Server) -> None:
+    for path in ("/tournaments", "/tournaments/abc"):
+        for lang, direction in (("en", "ltr"), ("ar", "rtl")):
+            page = client(server).get(f"{path}?lang={lang}")
+            assert page.status_code == 200
+            assert f'lang="{lang}"' in page.text and f'dir="{direction}"' in page.text

@@ -1,4 +1,4 @@
-"""The tournaments' endpoints (``docs/players-api.md``, section "Tournaments"; how
+"""The tournaments' endpoints and pages (``docs/players-api.md``, section "Tournaments"; how
 a tournament runs in ``docs/tournaments.md``).
 
 - ``GET /api/tournaments`` the tournaments, the newest first;
@@ -7,7 +7,9 @@ a tournament runs in ``docs/tournaments.md``).
 - ``POST /api/tournaments/{id}/pairs`` register a pair with a partner (``{"partner"}``);
 - ``POST /api/tournaments/{id}/pairs/{pair}/accept`` the partner accepts;
 - ``DELETE /api/tournaments/{id}/pairs/{pair}`` withdraw, or decline;
-- ``POST /api/tournaments/{id}/start`` the organiser starts it.
+- ``POST /api/tournaments/{id}/start`` the organiser starts it;
+- ``GET /tournaments`` (the list, and a form to organise one) and ``GET /tournaments/{id}``
+  (standings, the round's tables to watch or sit at, pairs), English or ``?lang=ar``.
 
 Reading needs no session (spectators welcome; a signed-in player also reads their own seat's
 link); every change needs the session and its CSRF header. Bad input is one line
@@ -32,7 +34,7 @@ from baloot.server.players.sessions import AuthError, authorised, signed_in
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.tournaments.director import SEATS, settings_of
 from baloot.server.tournaments.store import Kept, Listed, Pair, TournamentError
-from baloot.server.web import error, json_body
+from baloot.server.web import error, json_body, page
 from baloot.tournaments.swiss import standings
 
 log = logging.getLogger("baloot.server")
@@ -51,6 +53,8 @@ def routes(hall: Hall) -> list[BaseRoute]:
     """The tournaments' routes over ``hall``."""
     api = _Tournaments(hall)
     return [
+        Route("/tournaments", page("tournaments")),
+        Route("/tournaments/{id}", page("tournament")),
         Route("/api/tournaments", api.listed),
         Route("/api/tournaments", api.create, methods=["POST"]),
         Route("/api/tournaments/{id}", api.one),
