@@ -417,7 +417,7 @@ const EN = {
   to_partner_label: "Your partner's name",
   to_register: "Register our pair",
   to_start: "Start the tournament",
-  to_pair_of: "{a} & {b}",
+  to_and: "&",
   to_playing: "playing",
   to_result: "result {ns}–{ew}",
   to_watch: "Watch",
@@ -431,7 +431,8 @@ const EN = {
   to_late: "from round {n}",
   to_summary: "Organised by {organiser} · {preset} · {state} · round {round} of {rounds}",
   to_round: "Round {n} of {rounds}",
-  to_bye: "Bye: {a} & {b} (a won match)",
+  to_bye: "Bye:",
+  to_bye_points: "(a won match)",
   to_no_pairs: "No pair has registered yet.",
 };
 
@@ -831,7 +832,7 @@ const AR = {
   to_partner_label: "اسم شريكك",
   to_register: "سجّل زوجنا",
   to_start: "ابدأ البطولة",
-  to_pair_of: "{a} و{b}",
+  to_and: "و",
   to_playing: "تُلعب",
   to_result: "النتيجة {ns}–{ew}",
   to_watch: "شاهد",
@@ -845,7 +846,8 @@ const AR = {
   to_late: "من الجولة {n}",
   to_summary: "ينظّمها {organiser} · {preset} · {state} · الجولة {round} من {rounds}",
   to_round: "الجولة {n} من {rounds}",
-  to_bye: "راحة: {a} و{b} (مباراة رابحة)",
+  to_bye: "راحة:",
+  to_bye_points: "(مباراة رابحة)",
   to_no_pairs: "لم يسجّل أي زوج بعد.",
 };
 

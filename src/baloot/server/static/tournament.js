@@ -13,7 +13,10 @@ const EVERY = 3000;
 const ID = decodeURIComponent(location.pathname.split("/").pop());
 const PATH = `/api/tournaments/${encodeURIComponent(ID)}`;
 
-const pairName = (players) => el("bdi", {}, t("to_pair_of", { a: players[0], b: players[1] }));
+// Each name isolated on its own, so that a Latin name keeps its place in Arabic and the
+// other way round.
+const pairName = (players) => el("span", { class: "pair-name" },
+  el("bdi", {}, players[0]), ` ${t("to_and")} `, el("bdi", {}, players[1]));
 
 function tableRow(table) {
   const result = table.ns_points === null ? t("to_playing")
@@ -58,7 +61,8 @@ function show(answer) {
   $("to-round-box").hidden = tournament.state === "open";
   $("to-round-title").textContent = t("to_round", { n: current.round, rounds: tournament.rounds });
   $("to-tables").replaceChildren(...current.tables.map(tableRow));
-  $("to-bye").textContent = current.bye ? t("to_bye", { a: current.bye.players[0], b: current.bye.players[1] }) : "";
+  $("to-bye").replaceChildren(...(current.bye
+    ? [`${t("to_bye")} `, pairName(current.bye.players), ` ${t("to_bye_points")}`] : []));
   $("to-standings-box").hidden = !standings.length;
   $("to-standings-rows").replaceChildren(...standings.map(standingRow));
   $("to-pairs").replaceChildren(...(pairs.length ? pairs.map((p) => pairRow(p, tournament.state))
