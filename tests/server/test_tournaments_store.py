@@ -15,7 +15,7 @@ from social_accounts import add_player
 
 from baloot.server.journal import TableConfig
 from baloot.server.storage import Store
-from baloot.server.tournaments.director import table_points
+from baloot.server.tournaments.director import CLAIM_LIFE, table_points
 from baloot.server.tournaments.store import Kept, TournamentError
 
 NOW = 1000.0
@@ -202,3 +202,40 @@ def test_two_stores_ending_the_last_tables_at_once_pair_the_next_round_once(
     kept = tournament(store, tid)
     assert kept.listed.round == 2
     assert len([g for g in kept.games if g.round == 2]) == 2
+
+
+def test_a_claim_to_make_a_table_is_one_nodes_until_it_lapses(opener: Opener) -> None:
+    store, other = opener(), opener()
+    ids = players(store, 4)
+    tid = organise(store, ids[0])
+    enter(store, tid, ids[0], ids[1])
+    enter(store, tid, ids[2], ids[3])
+    store.start_tournament(ids[0], tid)
+    (mine,) = store.claim_tournament_tables(tid, NOW)
+    assert other.claim_tournament_tables(tid, NOW + CLAIM_LIFE - 1) == []
+    (theirs,) = other.claim_tournament_tables(tid, NOW + CLAIM_LIFE + 1)  # its node died
+    assert (theirs.round, theirs.table_no) == (mine.round, mine.table_no)
+    assert theirs.claim != mine.claim
+    for table_id in ("late", "first"):
+        store.create(
+            TableConfig(table_id, {}, ("N", "E", "S", "W"), "classic", 1, None, True, {}, NOW)
+        )
+    tokens = dict.fromkeys("NESW", "token")
+    assert other.seat_tournament_table(theirs, "first", tokens)
+    assert not store.seat_tournament_table(mine, "late", tokens)  # its claim was lost
+    (game,) = [g for g in tournament(store, tid).games if g.ew]
+    assert game.table_id == "first"
+
+
+def test_a_table_closed_as_idle_is_scored_as_it_stood(opener: Opener) -> None:
+    store = opener()
+    ids = players(store, 4)
+    tid = organise(store, ids[0], rounds=1)
+    enter(store, tid, ids[0], ids[1])
+    enter(store, tid, ids[2], ids[3])
+    store.start_tournament(ids[0], tid)
+    (table_id,) = make_tables(store, tid)
+    assert store.close_idle(NOW + 1, NOW + 2) == [table_id]
+    kept = tournament(store, tid)
+    (game,) = [g for g in kept.games if g.ew]
+    assert (game.ns_points, game.ew_points, kept.listed.state) == (1.0, 1.0, "over")
