@@ -184,6 +184,8 @@ def test_three_pairs_play_a_tournament_through_a_restart_and_read_the_standings(
         mine.locator("#to-partner").fill(second)
         mine.locator("#to-register button").click()
         mine.locator("[data-withdraw]").wait_for()
+        if first == NAMES[0]:
+            check_page(mine, artifacts, "tournament-registration-en")
         theirs = open_page(browser, served[0], f"/tournaments/{tournament}", opened, people[second])
         theirs.locator("[data-accept]").click()
         theirs.locator("[data-accept]").wait_for(state="detached")

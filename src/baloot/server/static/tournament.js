@@ -54,7 +54,7 @@ function show(answer) {
   const { tournament, pairs, standings, current } = answer;
   $("to-heading").textContent = tournament.name;
   document.title = tournament.name;
-  $("to-summary").textContent = t("to_summary", {
+  $("to-summary").textContent = t(tournament.state === "open" ? "to_summary_open" : "to_summary", {
     organiser: tournament.organiser, preset: presetWord(tournament.preset),
     state: t("to_state_" + tournament.state), round: tournament.round, rounds: tournament.rounds,
   });

@@ -7,7 +7,7 @@ import { call, useSession } from "./session.js";
 
 function row(tournament) {
   const state = t("to_state_" + tournament.state);
-  const line = t("to_line", {
+  const line = t(tournament.state === "open" ? "to_line_open" : "to_line", {
     preset: presetWord(tournament.preset), pairs: tournament.pairs,
     round: tournament.round, rounds: tournament.rounds,
   });
