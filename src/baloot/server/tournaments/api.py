@@ -82,37 +82,7 @@ class _Tournaments:
         """Organise a tournament, open to registration at once."""
         try:
             me = (await authorised(self.hall, request)).player.id
-            body = await json_body(request)
-            if not isinstance(body, dict):
-                raise TournamentError(
-                    'the request must be a JSON object: {"name", "preset", "rounds", "format"}'
-                )
-            name = body.get("name")
-            if not isinstance(name, str) or not name.strip():
-                raise TournamentError("a tournament's name is text")
-            name = " ".join(name.split())
-            if len(name) > MAX_NAME or not name.isprintable():
-                raise TournamentError(
-                    f"a tournament's name is printable, at most {MAX_NAME} characters"
-                )
-            preset = body.get("preset", "classic")
-            if not isinstance(preset, str) or preset not in PRESETS:
-                raise TournamentError(f"preset is one of {', '.join(sorted(PRESETS))}")
-            rounds = body.get("rounds")
-            if (
-                not isinstance(rounds, int)
-                or isinstance(rounds, bool)
-                or not 1 <= rounds <= MAX_ROUNDS
-            ):
-                raise TournamentError(f"rounds is a whole number from 1 to {MAX_ROUNDS}")
-            format_name = body.get("format", "match")
-            if format_name == "duplicate":
-                raise TournamentError("duplicate rounds are not served yet")
-            if format_name != "match":
-                raise TournamentError("format is match or duplicate")
-            timer = body.get("timer")
-            if timer not in TIMERS or isinstance(timer, bool):
-                raise TournamentError("timer is null, 10, 15, 30 or 60 (seconds)")
+            name, preset, rounds, format_name, timer = read_tournament(await json_body(request))
             id_ = await self.hall.stored(
                 self.store.create_tournament,
                 me,
@@ -216,6 +186,41 @@ class _Tournaments:
                 except Exception as failure:  # storage, or a table refused: tried again later
                     log.warning("a tournament's table could not be made: %s", failure)
         return made
+
+
+def read_tournament(body: Any) -> tuple[str, str, int, str, int | None]:
+    """A tournament as ``POST /api/tournaments`` asks for it, checked: its name (spaces
+    folded), preset, rounds, format and timer; a :class:`TournamentError` (400) for anything
+    else.
+
+    >>> read_tournament({"name": " Friday  cup ", "rounds": 3})
+    ('Friday cup', 'classic', 3, 'match', None)
+    """
+    if not isinstance(body, dict):
+        raise TournamentError(
+            'the request must be a JSON object: {"name", "preset", "rounds", "format"}'
+        )
+    name = body.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise TournamentError("a tournament's name is text")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise TournamentError(f"a tournament's name is printable, at most {MAX_NAME} characters")
+    preset = body.get("preset", "classic")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise TournamentError(f"preset is one of {', '.join(sorted(PRESETS))}")
+    rounds = body.get("rounds")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+        raise TournamentError(f"rounds is a whole number from 1 to {MAX_ROUNDS}")
+    format_name = body.get("format", "match")
+    if format_name == "duplicate":
+        raise TournamentError("duplicate rounds are not served yet")
+    if format_name != "match":
+        raise TournamentError("format is match or duplicate")
+    timer = body.get("timer")
+    if timer not in TIMERS or isinstance(timer, bool):
+        raise TournamentError("timer is null, 10, 15, 30 or 60 (seconds)")
+    return name, preset, rounds, format_name, timer
 
 
 def tournament_json(kept: Kept, me: str | None) -> dict[str, Any]:
