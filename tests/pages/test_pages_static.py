@@ -37,6 +37,8 @@ PAGES = (
     "leaderboard.html",
     "daily.html",
     "operator-screen.html",
+    "tournaments.html",
+    "tournament.html",
 )
 SCRIPTS = sorted(path.name for path in STATIC.glob("*.js"))
 
@@ -259,6 +261,8 @@ BUILT: dict[str, set[str]] = {
     "fr_state_": {"asked", "asking", "blocked"},
     # Where a player of the daily series would go were the period over (GET /api/daily/series).
     "series_outlook_": {"up", "down", "stay"},
+    # A tournament's state (GET /api/tournaments).
+    "to_state_": {"open", "running", "over"},
 }
 #: Prefixes whose word may be missing: the page shows the bare value (a preset's name), or the
 #: reason as said of any seat (one said to you).

@@ -107,6 +107,10 @@ def test_a_database_with_an_empty_schema_version_table_alone_is_migrated(
     with store._transaction() as run:
         # Every table of the schema, each before those it refers to.
         for table in (
+            "tournament_seats",
+            "tournament_games",
+            "tournament_pairs",
+            "tournaments",
             "screen_reviews",
             "screen_pairs",
             "screen_runs",

@@ -25,15 +25,11 @@ Routes (``docs/table-protocol.md`` is normative for the API and the socket):
   ``GET /api/tables/ID/hands/N/analysis`` the analysis of a finished hand (202 while it is
   computed, 409 for a hand in progress: :mod:`baloot.server.analyses`);
   ``POST /api/words`` a score sheet's lines and a hint's reasons worded in a language;
-  ``GET /account`` and ``/api/account…``, players' accounts and sessions
-  (:mod:`baloot.server.players.account_api`); ``GET /play`` and ``/api/queue…``,
-  ``/api/friends…``, ``/api/blocks…``, ``/api/invites…``, the quick match and friends
-  (:mod:`baloot.server.players.social_api`); ``GET /players/NAME``, ``/leaderboard`` and
-  ``/api/players…``, ``/api/leaderboard``, profiles and leaderboards
-  (:mod:`baloot.server.players.profile_api`); ``GET /daily…`` and ``/api/daily…``, the daily
-  duplicate (:mod:`~baloot.server.players.daily_api`), its past deals and rules
-  (:mod:`~baloot.server.players.daily_review`) and its series
-  (:mod:`~baloot.server.players.daily_series_api`): ``docs/players-api.md``.
+  the players' pages and endpoints, each module's ``routes`` (``docs/players-api.md``):
+  accounts (``players.account_api``), the quick match and friends (``players.social_api``),
+  profiles and leaderboards (``players.profile_api``), the daily duplicate
+  (``players.daily_api``, ``daily_review``, ``daily_series_api``), the operators' screen
+  (``players.operator_api``) and Swiss tournaments (``tournaments.api``).
 - ``/ws/tables/ID?token=TOKEN`` a seat's socket, ``/ws/tables/ID`` a spectator's; at a node
   that does not serve the table, closed with 4307 and the public URL of the node that does.
 
@@ -94,6 +90,7 @@ from baloot.server.rematch import RematchError
 from baloot.server.requests import TIMERS, CreateError
 from baloot.server.seating import Connection, RoomError
 from baloot.server.storage import StorageError
+from baloot.server.tournaments import api as tournament_api
 from baloot.server.web import MAX_BODY as MAX_BODY
 from baloot.server.web import STATIC
 from baloot.server.web import error as _error
@@ -189,6 +186,7 @@ def create_app(
         *daily_review.routes(hall),
         *daily_api.routes(hall, bot=daily_bot),
         *operator_api.routes(hall),
+        *tournament_api.routes(hall),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

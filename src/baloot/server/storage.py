@@ -89,6 +89,7 @@ from baloot.server.players.quick_match import QuickMatch
 from baloot.server.players.rating_store import Ratings
 from baloot.server.players.schema import PLAYERS_MIGRATIONS
 from baloot.server.players.screen_runs import ScreenRuns
+from baloot.server.tournaments.store import Tournaments
 from baloot.server.transactions import Reopen, Run, dumps, read_json
 from baloot.server.transactions import StorageAway as StorageAway
 from baloot.server.transactions import StorageError as StorageError
@@ -233,7 +234,9 @@ def _postgres_connection(target: str, schema: str | None, timeout: int) -> psyco
     return connection
 
 
-class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operators, ScreenRuns):
+class Store(
+    Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operators, ScreenRuns, Tournaments
+):
     """Tables and finished matches, in SQLite or PostgreSQL: one transaction per call; with
     the nodes' leases on tables (:class:`~baloot.server.leases.Leases`), the lobby across
     nodes (:class:`~baloot.server.lobby.Lobby`), the players' accounts
@@ -242,7 +245,8 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operat
     :class:`~baloot.server.players.quick_match.QuickMatch`) and the ratings
     (:class:`~baloot.server.players.rating_store.Ratings`), the daily duplicate
     (:class:`~baloot.server.players.daily_store.Daily`), the operators and the collusion
-    screen's runs (:mod:`~baloot.server.players.operators`, ``screen_runs``)."""
+    screen's runs (:mod:`~baloot.server.players.operators`, ``screen_runs``), the tournaments
+    (:class:`~baloot.server.tournaments.store.Tournaments`)."""
 
     def __init__(
         self,
@@ -442,6 +446,8 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operat
                 ((when, id_) for id_ in idle),
             )
             self._rate_idle(run, idle, when)
+            for table_id in idle:
+                self._tournament_ending(run, table_id, None)
         return idle
 
     # -- finished matches ---------------------------------------------------------------
@@ -486,6 +492,7 @@ class Store(Leases, Lobby, Accounts, Friends, QuickMatch, Ratings, Daily, Operat
             self._known(run, table_id)
             self._fenced(run, table_id, fence)
             self._rate_ending(run, table_id, status is TableStatus.CLOSED, summary, when)
+            self._tournament_ending(run, table_id, summary)
             run(
                 "UPDATE tables SET status = ?, summary = ?, record = ?, finished = ? WHERE id = ?",
                 (status.value, text, record, when, table_id),

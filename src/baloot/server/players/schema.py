@@ -19,6 +19,7 @@ from baloot.server.players.operators import OPERATORS_SCHEMA
 from baloot.server.players.rating_store import RATINGS_SCHEMA
 from baloot.server.players.screen_runs import SCREEN_SCHEMA
 from baloot.server.players.social_schema import SOCIAL_SCHEMA
+from baloot.server.tournaments.store import TOURNAMENTS_SCHEMA
 
 PLAYERS_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     # 5: accounts, their sessions and seats, and failed sign-ins (``accounts``).
@@ -33,4 +34,6 @@ PLAYERS_MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     OPERATORS_SCHEMA,
     # 10: the collusion screen's runs and reviews (``screen_runs``).
     SCREEN_SCHEMA,
+    # 11: Swiss tournaments for pairs, their pairs, games and seats (``tournaments.store``).
+    TOURNAMENTS_SCHEMA,
 )
