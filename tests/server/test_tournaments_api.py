@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import Server
+from helpers import wait_for
 from social_accounts import Account, add_player
 from starlette.testclient import TestClient
 
@@ -116,6 +117,25 @@ def test_a_tournament_is_played_round_by_round_at_real_tables(server: Server) ->
     assert sorted(scores, reverse=True) == scores and sum(scores) == 8
     assert [row["rank"] for row in final["standings"]] == [1, 2, 3, 4]
     assert {"buchholz", "sonneborn_berger", "seed", "players"} <= set(final["standings"][0])
+
+
+def test_the_next_round_is_seated_though_nobody_reads_the_tournament(server: Server) -> None:
+    tid, _, _ = started(server)
+    assert server.hall is not None
+    store = server.hall.store
+
+    def tables_of(round_no: int) -> list[str | None]:
+        kept = store.tournament(tid)
+        assert kept is not None
+        return [g.table_id for g in kept.games if g.round == round_no and g.ew is not None]
+
+    first = tables_of(1)
+    assert len(first) == 2 and None not in first  # made as the organiser started it
+    for table_id in first:
+        end_table(server, str(table_id), "EW")
+    # Paired in the transaction that ended the last table; its tables made by the server's
+    # own duty, with no request about the tournament.
+    assert wait_for(lambda: len(tables_of(2)) == 2 and None not in tables_of(2))
 
 
 def test_a_restart_in_the_middle_of_a_round_loses_nothing(server: Server) -> None:

@@ -153,11 +153,14 @@ def create_app(
     offers first for a seat, ``daily_bot`` the daily duplicate's bots, ``leaderboard_matches``
     the rated matches a player needs to be on a leaderboard."""
 
+    tournaments = tournament_api.Tournaments(hall)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         await hall.start()
         try:
-            yield
+            async with tournaments.seating_rounds():
+                yield
         finally:
             await hall.stop()
 
@@ -186,7 +189,7 @@ def create_app(
         *daily_review.routes(hall),
         *daily_api.routes(hall, bot=daily_bot),
         *operator_api.routes(hall),
-        *tournament_api.routes(hall),
+        *tournaments.routes(),
         WebSocketRoute("/ws/tables/{table}", api.socket),
         WebSocketRoute("/ws/lobby", api.lobby),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -13,15 +13,19 @@ a tournament runs in ``docs/tournaments.md``).
 
 Reading needs no session (spectators welcome; a signed-in player also reads their own seat's
 link); every change needs the session and its CSRF header. Bad input is one line
-``{"error": ...}`` with its 4xx. The tables of a round are made by whichever node is asked
-about the tournament next (:func:`seat_round`): the page polls, as the quick match's does.
+``{"error": ...}`` with its 4xx. The tables of a round are made by whichever node comes to
+them first: the one asked about the tournament, or the one whose rounds' duty
+(:meth:`Tournaments.seating_rounds`) finds them, so that a round begins when the last one
+ends, whoever reads the page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -32,6 +36,7 @@ from baloot.core.rules import PRESETS
 from baloot.server.hall import Hall
 from baloot.server.players.sessions import AuthError, authorised, signed_in
 from baloot.server.requests import TIMERS, CreateError
+from baloot.server.storage import StorageError
 from baloot.server.tournaments.director import SEATS, settings_of
 from baloot.server.tournaments.store import Kept, Listed, Pair, TournamentError
 from baloot.server.web import error, json_body, page
@@ -45,34 +50,56 @@ MAX_NAME: Final = 60
 MAX_ROUNDS: Final = 15
 #: How many tournaments the list shows.
 LISTED: Final = 50
+#: How often, in seconds, a node looks for rounds whose tables are not made yet.
+SEAT_EVERY: Final = 5.0
 #: What a tournament's and a pair's id may be.
 _ID = re.compile(r"[0-9a-f]{1,32}")
 
 
-def routes(hall: Hall) -> list[BaseRoute]:
-    """The tournaments' routes over ``hall``."""
-    api = _Tournaments(hall)
-    return [
-        Route("/tournaments", page("tournaments")),
-        Route("/tournaments/{id}", page("tournament")),
-        Route("/api/tournaments", api.listed),
-        Route("/api/tournaments", api.create, methods=["POST"]),
-        Route("/api/tournaments/{id}", api.one),
-        Route("/api/tournaments/{id}/pairs", api.register, methods=["POST"]),
-        Route("/api/tournaments/{id}/pairs/{pair}/accept", api.accept, methods=["POST"]),
-        Route("/api/tournaments/{id}/pairs/{pair}", api.withdraw, methods=["DELETE"]),
-        Route("/api/tournaments/{id}/start", api.start, methods=["POST"]),
-    ]
-
-
-class _Tournaments:
-    """The endpoints, over one hall."""
+class Tournaments:
+    """The tournaments' endpoints over one hall, and the duty that seats their rounds."""
 
     def __init__(self, hall: Hall) -> None:
         self.hall = hall
         self.store = hall.store
         # One seating step at a time on this node (another node's runs beside it, safely).
         self._seating = asyncio.Lock()
+
+    def routes(self) -> list[BaseRoute]:
+        """The tournaments' pages and endpoints."""
+        return [
+            Route("/tournaments", page("tournaments")),
+            Route("/tournaments/{id}", page("tournament")),
+            Route("/api/tournaments", self.listed),
+            Route("/api/tournaments", self.create, methods=["POST"]),
+            Route("/api/tournaments/{id}", self.one),
+            Route("/api/tournaments/{id}/pairs", self.register, methods=["POST"]),
+            Route("/api/tournaments/{id}/pairs/{pair}/accept", self.accept, methods=["POST"]),
+            Route("/api/tournaments/{id}/pairs/{pair}", self.withdraw, methods=["DELETE"]),
+            Route("/api/tournaments/{id}/start", self.start, methods=["POST"]),
+        ]
+
+    @contextlib.asynccontextmanager
+    async def seating_rounds(self) -> AsyncIterator[None]:
+        """While the server runs, every :data:`SEAT_EVERY` seconds, make the tables of the
+        rounds that have none yet: a round paired when the last table of the one before
+        ended begins though nobody reads the tournament."""
+        duty = asyncio.create_task(self._seat_rounds())
+        try:
+            yield
+        finally:
+            duty.cancel()
+            await asyncio.gather(duty, return_exceptions=True)
+
+    async def _seat_rounds(self) -> None:
+        while True:
+            try:
+                waiting = await self.hall.stored(self.store.tournaments_to_seat, self.hall.clock())
+                for tournament in waiting:
+                    await self.seat_round(tournament)
+            except StorageError as failure:
+                log.warning("the tournaments' rounds were not seated now: %s", failure)
+            await asyncio.sleep(SEAT_EVERY)
 
     async def listed(self, request: Request) -> Response:
         found = await self.hall.stored(self.store.tournaments, LISTED)

@@ -164,17 +164,31 @@ def record_ending(
         advance(run, tournament, postgres)
 
 
+#: The games of running tournaments' current rounds whose tables are not made yet, nor
+#: claimed by a node in the last :data:`CLAIM_LIFE` seconds (its one parameter: the time
+#: before which a claim has lapsed).
+_UNMADE: Final = (
+    "FROM tournaments t JOIN tournament_games g"
+    " ON g.tournament_id = t.id AND g.round = t.round"
+    " WHERE t.state = 'running' AND g.ew IS NOT NULL AND g.table_id IS NULL"
+    " AND g.ns_points IS NULL AND (g.claimed IS NULL OR g.claimed < ?)"
+)
+
+
+def to_seat(run: Run, now: float) -> list[str]:
+    """The tournaments with a table of their current round to make (:func:`claim_tables`)."""
+    rows = run(f"SELECT DISTINCT t.id {_UNMADE} ORDER BY t.id", (now - CLAIM_LIFE,))
+    return [str(row[0]) for row in rows]
+
+
 def claim_tables(run: Run, tournament: str, now: float, postgres: bool) -> list[Seating]:
     """Claim the tables of the tournament's current round not made yet (nor claimed by a
     node in the last :data:`CLAIM_LIFE` seconds): what this node makes next."""
     lock = " FOR UPDATE OF g SKIP LOCKED" if postgres else ""
     rows = run(
-        "SELECT g.round, g.table_no, g.ns, g.ew, t.preset, t.timer FROM tournament_games g"
-        " JOIN tournaments t ON t.id = g.tournament_id"
-        " WHERE g.tournament_id = ? AND g.round = t.round AND t.state = 'running'"
-        " AND g.ew IS NOT NULL AND g.table_id IS NULL AND g.ns_points IS NULL"
-        f" AND (g.claimed IS NULL OR g.claimed < ?) ORDER BY g.table_no{lock}",
-        (tournament, now - CLAIM_LIFE),
+        "SELECT g.round, g.table_no, g.ns, g.ew, t.preset, t.timer"
+        f" {_UNMADE} AND t.id = ? ORDER BY g.table_no{lock}",
+        (now - CLAIM_LIFE, tournament),
     )
     made = []
     for round_no, table_no, ns, ew, preset, timer in rows:

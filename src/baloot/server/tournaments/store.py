@@ -355,6 +355,11 @@ class Tournaments(Transactions):
             run("UPDATE tournaments SET state = 'running' WHERE id = ?", (tournament,))
             director.advance(run, tournament, self._postgres)
 
+    def tournaments_to_seat(self, now: float) -> list[str]:
+        """The running tournaments with a table of their current round to make."""
+        with self._transaction() as run:
+            return director.to_seat(run, now)
+
     def claim_tournament_tables(self, tournament: str, now: float) -> list[Seating]:
         """Claim the current round's tables not made yet, for this node to make."""
         with self._transaction() as run:
