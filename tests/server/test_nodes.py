@@ -76,6 +76,7 @@ def start_node(name: str, database: str, workdir: Path, *options: str) -> Node:
     source = str(Path(baloot.__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source, env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"  # its log whole at every moment, to show with a failure
     log = workdir / f"{name}.log"
     for _ in range(3):  # another program may take the free port first
         port = free_port()

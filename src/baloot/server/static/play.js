@@ -132,6 +132,10 @@ async function start() {
     return;
   }
   useSession(account);
+  // The queue is shown once its rules and its state are known: "Play now" tapped before
+  // would ask for no preset, and the queue's first answer would then clear what it said.
+  await fillOptions();
+  await queueAction("GET", "/api/queue");
   for (const id of ["queue-box", "friends-box"]) $(id).hidden = false;
   $("qm-join").addEventListener("click", join);
   $("qm-bots").addEventListener("click", () => queueAction("POST", "/api/queue/bots"));
@@ -141,8 +145,6 @@ async function start() {
     const name = $("fr-name").value.trim();
     if (name) friendAction("POST", `/api/friends/${encodeURIComponent(name)}`);
   });
-  await fillOptions();
-  queueAction("GET", "/api/queue");
   await loadFriends().catch((err) => { $("fr-error").textContent = err.message; });
   setInterval(() => loadFriends().catch(() => {}), FRIENDS_EVERY);
 }
