@@ -13,6 +13,7 @@ import re
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from psycopg import sql
 from spec_example import ACTIONS, record_text
 from starlette.testclient import TestClient
 
-from baloot.server.app import create_app
+from baloot.server.app import CREATE_RATE, create_app
 from baloot.server.hall import Hall
 from baloot.server.players import passwords
 from baloot.server.storage import Store, open_store
@@ -116,7 +117,10 @@ def _mark_services(item: pytest.Item) -> None:
     if "browser" in names:
         item.add_marker(pytest.mark.browser)
     callspec = getattr(item, "callspec", None)
-    on_postgres = callspec is not None and callspec.params.get("opener") == "postgresql"
+    on_postgres = callspec is not None and "postgresql" in (
+        callspec.params.get("opener"),
+        callspec.params.get("module_server"),
+    )
     if "postgres_url" in names or on_postgres:
         item.add_marker(pytest.mark.postgresql)
 
@@ -140,7 +144,7 @@ Opener = Callable[[], Store]
 
 #: A hall's waits for tests: bots at once, a third of a second for an absent human, ``next``
 #: and the first hand's entropy (a test that gives it sets a longer ``deal_wait``).
-FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3, "deal_wait": 0.3}
+FAST: dict[str, Any] = {"bot_pause": 0.0, "absent_wait": 0.3, "next_wait": 0.3, "deal_wait": 0.05}
 
 
 def _test_deals() -> random.Random:
@@ -160,13 +164,15 @@ class Server:
     open: Opener
     options: dict[str, Any]
     rate: float = 1000.0  # a test client may act faster than a person
+    create_rate: int = CREATE_RATE  # tables a minute a client may create (0: no limit)
     client: TestClient | None = None
     hall: Hall | None = None
     deals: random.Random = field(default_factory=_test_deals)
 
     def start(self) -> TestClient:
         self.hall = Hall(self.open(), **{"secret_bytes": self.deals.randbytes, **self.options})
-        self.client = TestClient(create_app(self.hall, rate=self.rate))
+        app = create_app(self.hall, rate=self.rate, create_rate=self.create_rate)
+        self.client = TestClient(app)
         self.client.__enter__()
         return self.client
 
@@ -209,12 +215,13 @@ def postgres_url() -> str:
     return url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """Opens a store on this test's own database, as often as the test likes."""
+@contextmanager
+def _stores(kind: str, folder: Path, request: pytest.FixtureRequest) -> Iterator[Opener]:
+    """Opens stores on a database of their own (a file in ``folder``, or a fresh PostgreSQL
+    schema), and closes them, and drops the schema, after."""
     opened: list[Store] = []
-    if request.param == "sqlite":
-        path = str(tmp_path / "baloot.db")
+    if kind == "sqlite":
+        path = str(folder / "baloot.db")
 
         def open_sqlite() -> Store:
             opened.append(open_store(path))
@@ -238,3 +245,31 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
         connection.execute(
             sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
         )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens a store on this test's own database, as often as the test likes."""
+    with _stores(request.param, tmp_path, request) as opening:
+        yield opening
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def module_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """A server on SQLite, and on PostgreSQL, started once for a module's tests that leave it
+    as they found it (use :func:`shared_server`)."""
+    with _stores(request.param, tmp_path_factory.mktemp("shared"), request) as opening:
+        running = Server(opening, dict(FAST), create_rate=0)  # its tests' tables add up
+        running.start()
+        yield running
+        running.stop()
+
+
+@pytest.fixture
+def shared_server(module_server: Server) -> Server:
+    """The module's server, its deals seeded afresh from this test's id (as :func:`server`'s
+    are), for a test that changes nothing another test of the module reads."""
+    module_server.deals.setstate(_test_deals().getstate())
+    return module_server

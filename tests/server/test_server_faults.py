@@ -15,7 +15,7 @@ import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
@@ -345,13 +345,13 @@ UNSTORABLE = ["\ud800", "c\udfff1", "a\x00b"]
 @pytest.mark.parametrize("text", UNSTORABLE, ids=["surrogate", "low surrogate", "nul"])
 @pytest.mark.parametrize("kind", ["act", "next", "undo", "claim"])
 def test_an_id_that_cannot_be_stored_is_refused_before_anything_is_applied(
-    server: Server, kind: str, text: str
+    shared_server: Server, kind: str, text: str
 ) -> None:
-    client = server.client
-    assert client is not None and server.hall is not None
+    client = shared_server.client
+    assert client is not None and shared_server.hall is not None
     created = create(client)
     table, token = created["table"], created["seats"]["S"]["token"]
-    live = server.hall.tables[table]
+    live = shared_server.hall.tables[table]
     with client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket:
         south = Seen(socket)
         view = south.until(to_decide("S"))["view"]
@@ -369,44 +369,48 @@ def test_an_id_that_cannot_be_stored_is_refused_before_anything_is_applied(
         assert "cannot be kept" in answer["reason"]
         south.send({"type": "ping"})
         south.until(lambda m: m["type"] == "pong")
-        assert server.hall.tables[table] is live  # the table did not fail
+        assert shared_server.hall.tables[table] is live  # the table did not fail
         assert live.room.table.view(Seat.S).to_json()["actions"] == view["actions"]
         south.act(view["legal"][0])
         assert south.until(lambda m: m["type"] in ("ack", "reject"))["type"] == "ack"
 
 
+@pytest.fixture(scope="module")
+def serving(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
+    """One ``baloot serve`` for the tests over a real socket, each at a table of its own."""
+    started = Serving(tmp_path_factory.mktemp("serving"))
+    yield started
+    started.stop()
+
+
 @pytest.mark.parametrize("text", ["S play \ud800", "S \ud800", "\ud800", "S play J\x00d"])
 def test_a_reject_never_quotes_text_that_cannot_be_sent_and_the_connection_goes_on(
-    tmp_path: Path, text: str
+    serving: Serving, text: str
 ) -> None:
     """Over a real socket: a reply quoting a lone surrogate cannot be encoded as UTF-8."""
-    serving = Serving(tmp_path)
-    try:
-        created = serving.post("/api/tables", {"seats": {"S": "human"}})
-        seats = created["seats"]
-        assert isinstance(seats, dict)
-        url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}"
-        with ws_connect(f"{url}?token={seats['S']['token']}") as socket:
-            assert json.loads(socket.recv(timeout=WAIT))["type"] == "snapshot"
-            socket.send(json.dumps({"type": "act", "id": "c1", "action": text}))
-            socket.send(json.dumps({"type": "ping"}))
-            answers: list[dict[str, Any]] = []
-            while not answers or answers[-1]["type"] != "pong":
-                answers.append(json.loads(socket.recv(timeout=WAIT)))
-            (refused,) = [a for a in answers if a["type"] == "reject"]
-            assert refused["id"] == "c1" and refused["code"] == "bad_message"
-    finally:
-        serving.stop()
+    created = serving.post("/api/tables", {"seats": {"S": "human"}})
+    seats = created["seats"]
+    assert isinstance(seats, dict)
+    url = f"ws://127.0.0.1:{serving.port}/ws/tables/{created['table']}"
+    with ws_connect(f"{url}?token={seats['S']['token']}") as socket:
+        assert json.loads(socket.recv(timeout=WAIT))["type"] == "snapshot"
+        socket.send(json.dumps({"type": "act", "id": "c1", "action": text}))
+        socket.send(json.dumps({"type": "ping"}))
+        answers: list[dict[str, Any]] = []
+        while not answers or answers[-1]["type"] != "pong":
+            answers.append(json.loads(socket.recv(timeout=WAIT)))
+        (refused,) = [a for a in answers if a["type"] == "reject"]
+        assert refused["id"] == "c1" and refused["code"] == "bad_message"
 
 
 def test_a_connection_whose_message_cannot_be_sent_is_closed_and_its_seat_counts_as_gone(
-    server: Server,
+    shared_server: Server,
 ) -> None:
-    client = server.client
-    assert client is not None and server.hall is not None
+    client = shared_server.client
+    assert client is not None and shared_server.hall is not None
     created = create(client, seats={"S": "human", "N": "human"})
     table, token = created["table"], created["seats"]["S"]["token"]
-    live = server.hall.tables[table]
+    live = shared_server.hall.tables[table]
     with (
         client.websocket_connect(f"/ws/tables/{table}") as spectator,
         client.websocket_connect(f"/ws/tables/{table}?token={token}") as socket,
@@ -536,8 +540,8 @@ BAD_REQUESTS = {
 
 
 @pytest.mark.parametrize("case", BAD_REQUESTS, ids=list(BAD_REQUESTS))
-def test_bad_input_to_the_api_is_a_4xx_with_a_json_error(server: Server, case: str) -> None:
-    client = server.client
+def test_bad_input_to_the_api_is_a_4xx_with_a_json_error(shared_server: Server, case: str) -> None:
+    client = shared_server.client
     assert client is not None
     method, path, body, status = BAD_REQUESTS[case]
     response = client.request(method, path, content=body)
@@ -545,8 +549,8 @@ def test_bad_input_to_the_api_is_a_4xx_with_a_json_error(server: Server, case: s
     assert isinstance(response.json()["error"], str)
 
 
-def test_an_analysis_page_of_a_hand_beyond_any_match_is_a_404_page(server: Server) -> None:
-    client = server.client
+def test_an_analysis_page_of_a_hand_beyond_any_match_is_a_404_page(shared_server: Server) -> None:
+    client = shared_server.client
     assert client is not None
     response = client.get(f"/t/t1/hands/{HUGE}/analysis")
     assert response.status_code == 404 and "<html" in response.text
