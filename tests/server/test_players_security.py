@@ -12,7 +12,6 @@ import functools
 import itertools
 import json
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -86,8 +85,9 @@ def wire(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
 
 @functools.cache
 def kept_hash() -> str:
-    """The argon2id hash of :data:`PASSWORD`, made once for every player of the tests."""
-    return PasswordHasher().hash(PASSWORD)
+    """The argon2id hash of :data:`PASSWORD`, made once for every player of the tests, at the
+    tests' cost (``conftest``): verifying it at every sign-in is then cheap too."""
+    return passwords._HASHER.hash(PASSWORD)
 
 
 def register(server: Server, name: str) -> Who:
@@ -126,7 +126,22 @@ def hidden_cards(server: Server, table_id: str) -> list[set[str]]:
 
 
 @pytest.fixture
-def world(server: Server) -> Iterator[World]:
+def world(server: Server) -> World:
+    """A world of this test's own, for a test that changes it."""
+    return built_world(server)
+
+
+@pytest.fixture(scope="module")
+def shared_world(module_server: Server) -> World:
+    """One world for the module's tests that change nothing in it, its deals seeded by the
+    module's name."""
+    module_server.deals.seed(__name__)
+    return built_world(module_server)
+
+
+def built_world(server: Server) -> World:
+    """Alice, Bob and Carol, friends and seated, Bob an operator, and the tables and the
+    invitation between them."""
     # An absent human is waited for: the hands stay dealt and hidden while the walk runs.
     server.options["absent_wait"] = 3600.0
     client = server.restart()
@@ -155,7 +170,7 @@ def world(server: Server) -> Iterator[World]:
     assert server.hall is not None
     ids = {name: server.hall.store.player_named(name).id for name in ("Alice", "Bob", "Carol")}  # type: ignore[union-attr]
     assert server.hall.store.add_operator(ids["Bob"], time.time())
-    yield World(
+    return World(
         client,
         alice,
         bob,
@@ -354,8 +369,8 @@ def test_no_route_shows_another_players_secrets(server: Server, world: World) ->
         assert_keeps_secrets(seen, cookies, who, secrets, allowed, hands, what)
 
 
-def test_the_walk_covers_every_route_of_the_players(world: World) -> None:
-    covered = {path for _, path in walked(world)}
+def test_the_walk_covers_every_route_of_the_players(shared_world: World) -> None:
+    covered = {path for _, path in walked(shared_world)}
     for path in (
         "/api/account/seats",
         "/api/invites/{invite}/accept",
@@ -364,7 +379,7 @@ def test_the_walk_covers_every_route_of_the_players(world: World) -> None:
         "/api/operator/screen/reviews",
     ):
         assert path in covered
-    assert ("DELETE", "/api/friends/{name}") in walked(world)
+    assert ("DELETE", "/api/friends/{name}") in walked(shared_world)
 
 
 # --------------------------------------------------------------------------- cookies
@@ -392,11 +407,11 @@ FORGED_COOKIES: list[str] = [
 ]
 
 
-def test_a_forged_or_malformed_cookie_is_a_guest_everywhere(world: World) -> None:
-    client = world.client
+def test_a_forged_or_malformed_cookie_is_a_guest_everywhere(shared_world: World) -> None:
+    client = shared_world.client
     for cookie in FORGED_COOKIES:
         assert signed_in_as(client, cookie) is None, cookie
-        forged = Who("a forger", cookie, world.alice.csrf)
+        forged = Who("a forger", cookie, shared_world.alice.csrf)
         for method, path in [
             ("GET", "/api/friends"),
             ("POST", "/api/queue"),
@@ -425,12 +440,10 @@ def test_a_cookie_replayed_after_signing_out_or_expired_is_a_guest(
 # --------------------------------------------------------------------------- CSRF
 
 
-def test_another_sessions_csrf_token_is_a_403_and_changes_nothing(
-    server: Server, world: World
-) -> None:
-    client = world.client
-    crossed = Who("Alice with Bob's token", world.alice.token, world.bob.csrf)
-    friends_before = request(client, "GET", "/api/friends", world.alice).json()
+def test_another_sessions_csrf_token_is_a_403_and_changes_nothing(shared_world: World) -> None:
+    client = shared_world.client
+    crossed = Who("Alice with Bob's token", shared_world.alice.token, shared_world.bob.csrf)
+    friends_before = request(client, "GET", "/api/friends", shared_world.alice).json()
     asks: list[tuple[str, str, Any]] = [
         ("POST", "/api/account/logout", {}),
         ("POST", "/api/account/password", {"old": PASSWORD, "new": "another secret"}),
@@ -440,8 +453,8 @@ def test_another_sessions_csrf_token_is_a_403_and_changes_nothing(
         ("DELETE", "/api/friends/Bob", None),
         ("POST", "/api/blocks/Bob", None),
         ("POST", "/api/queue", {}),
-        ("DELETE", f"/api/invites/{world.invite}", None),
-        ("POST", "/api/invites", {"table": world.mine, "friend": "Bob", "token": "x"}),
+        ("DELETE", f"/api/invites/{shared_world.invite}", None),
+        ("POST", "/api/invites", {"table": shared_world.mine, "friend": "Bob", "token": "x"}),
     ]
     for method, path, body in asks:
         answer = request(client, method, path, crossed, **({} if body is None else {"json": body}))
@@ -449,11 +462,11 @@ def test_another_sessions_csrf_token_is_a_403_and_changes_nothing(
             403,
             {"error": "the form is out of date: reload the page"},
         ), path
-    assert request(client, "GET", "/api/friends", world.alice).json() == friends_before
-    assert signed_in_as(client, world.alice.token)["name"] == "Alice"
-    sent = request(client, "GET", "/api/invites", world.alice).json()["sent"]
-    assert [invite["id"] for invite in sent] == [world.invite]
-    assert request(client, "GET", "/api/queue", world.alice).json() == {"state": None}
+    assert request(client, "GET", "/api/friends", shared_world.alice).json() == friends_before
+    assert signed_in_as(client, shared_world.alice.token)["name"] == "Alice"
+    sent = request(client, "GET", "/api/invites", shared_world.alice).json()["sent"]
+    assert [invite["id"] for invite in sent] == [shared_world.invite]
+    assert request(client, "GET", "/api/queue", shared_world.alice).json() == {"state": None}
     client.cookies.clear()
     signed = client.post("/api/account/login", json={"name": "Alice", "password": PASSWORD})
     assert signed.status_code == 200  # the password unchanged, the account there
@@ -637,8 +650,8 @@ BAD_NAMES: list[str] = [
 ]
 
 
-def test_every_bad_name_in_a_path_is_one_line_and_a_4xx(world: World) -> None:
-    client = world.client
+def test_every_bad_name_in_a_path_is_one_line_and_a_4xx(shared_world: World) -> None:
+    client = shared_world.client
     for name in BAD_NAMES:
         for method, path in [
             ("GET", "/api/players/{}"),
@@ -651,11 +664,11 @@ def test_every_bad_name_in_a_path_is_one_line_and_a_4xx(world: World) -> None:
             ("GET", "/api/tables/{}"),
             ("GET", "/api/matches/{}/record"),
         ]:
-            response = request(client, method, path.format(name), world.alice)
+            response = request(client, method, path.format(name), shared_world.alice)
             if response.status_code < 300:
                 continue  # a DELETE of nothing is done
             one_line_4xx(response, f"{method} {path.format(name)}")
-        page = request(client, "GET", f"/players/{name}", world.alice)
+        page = request(client, "GET", f"/players/{name}", shared_world.alice)
         assert page.status_code in (200, 404)
 
 
@@ -706,8 +719,8 @@ BAD_COOKIE_HEADERS: list[str] = [
 ]
 
 
-def test_a_bad_cookie_header_is_a_guest_never_a_5xx(world: World) -> None:
-    client = world.client
+def test_a_bad_cookie_header_is_a_guest_never_a_5xx(shared_world: World) -> None:
+    client = shared_world.client
     for cookie in BAD_COOKIE_HEADERS:
         client.cookies.clear()
         sent = wire({"cookie": cookie})
