@@ -9,6 +9,7 @@ them, so that each behaviour is checked on its own.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import random
@@ -26,6 +27,7 @@ from helpers import WAIT, one_line_error, read_line, wait_for
 from spec_example import ACTIONS, DECK, record_text
 
 from baloot.bots.arena import pair_seeds
+from baloot.cli import main as cli_main
 from baloot.core.errors import BalootError, RecordError
 from baloot.core.match import Match
 from baloot.records.record import loads, loads_all
@@ -355,23 +357,41 @@ def bounds_record(tmp_path: Path, kind: str) -> tuple[Path, str]:
     return path, named
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["replay"],
-        ["replay", "--json"],
-        ["replay", "--lang", "ar"],
-        ["analyze"],
-        ["play", "--resume"],
-    ],
-    ids=" ".join,
-)
-@pytest.mark.parametrize("kind", OUT_OF_BOUNDS)
+#: The commands that read a match record, each told a record with a number beyond its bound.
+READERS = [
+    ["replay"],
+    ["replay", "--json"],
+    ["replay", "--lang", "ar"],
+    ["analyze"],
+    ["play", "--resume"],
+]
+
+
+@pytest.mark.parametrize("args", READERS, ids=" ".join)
 def test_a_number_beyond_its_bound_is_one_line_and_status_2(
-    tmp_path: Path, args: list[str], kind: str
+    tmp_path: Path, args: list[str]
 ) -> None:
-    path, named = bounds_record(tmp_path, kind)
+    path, named = bounds_record(tmp_path, "a decimal too long to read")
     line = one_line_error(baloot(*args, str(path), stdin=b""))
+    assert named in line and len(line) < 300
+
+
+@pytest.mark.parametrize("args", READERS, ids=" ".join)
+@pytest.mark.parametrize("kind", OUT_OF_BOUNDS)
+def test_every_number_beyond_its_bound_is_one_line_and_status_2_in_process(
+    tmp_path: Path,
+    capfdbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    kind: str,
+) -> None:
+    """Each kind of number, as the command above says it, run in this process (the real
+    command is run once a reader, above)."""
+    path, named = bounds_record(tmp_path, kind)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    status = cli_main([*args, str(path)])
+    out, err = capfdbinary.readouterr()
+    line = one_line_error(subprocess.CompletedProcess(args, status, out, err))
     assert named in line and len(line) < 300
 
 
