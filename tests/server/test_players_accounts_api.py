@@ -108,12 +108,12 @@ def test_a_name_taken_in_any_spelling_is_a_409(server: Server, same: str) -> Non
     ],
 )
 def test_a_bad_registration_is_a_400_with_its_rule_and_makes_nothing(
-    server: Server, body: Any, words: str
+    shared_server: Server, body: Any, words: str
 ) -> None:
-    client = client_of(server)
+    client = client_of(shared_server)
     one_line_error(client.post("/api/account/register", json=body), 400, words)
     assert COOKIE not in client.cookies
-    assert server.hall is not None and server.hall.store.player_named("Saad") is None
+    assert shared_server.hall is not None and shared_server.hall.store.player_named("Saad") is None
 
 
 @pytest.mark.parametrize(
@@ -121,9 +121,9 @@ def test_a_bad_registration_is_a_400_with_its_rule_and_makes_nothing(
     [b"not json", b'{"name": "Sa\\u0000ad", "password": "a long secret"}', b"[" * 100_000],
 )
 def test_a_body_that_is_no_json_or_too_long_or_unstorable_is_a_400(
-    server: Server, content: bytes
+    shared_server: Server, content: bytes
 ) -> None:
-    response = client_of(server).post("/api/account/register", content=content)
+    response = client_of(shared_server).post("/api/account/register", content=content)
     assert response.status_code == 400 and "\n" not in response.json()["error"]
 
 
@@ -450,9 +450,9 @@ def test_binding_seats_needs_a_session_and_a_list(server: Server) -> None:
     ("query", "lang", "direction"), [("", "en", "ltr"), ("?lang=ar", "ar", "rtl")]
 )
 def test_the_account_page_is_served_in_english_and_arabic(
-    server: Server, query: str, lang: str, direction: str
+    shared_server: Server, query: str, lang: str, direction: str
 ) -> None:
-    client = client_of(server)
+    client = client_of(shared_server)
     page = client.get(f"/account{query}")
     assert page.status_code == 200 and f'<html lang="{lang}" dir="{direction}">' in page.text
     assert '<script type="module" src="/static/account.js">' in page.text
