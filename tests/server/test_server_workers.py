@@ -35,7 +35,10 @@ from baloot.server.messages import AskHint, Refused
 from baloot.server.storage import open_store
 from baloot.table import Player, WaitKind
 
-SEARCHING = {Seat.N: "medium", Seat.E: "expert:fast", Seat.W: "medium"}
+#: Searching bots, sent away: a level, and the expert on the least budget that still searches
+#: (a web table's bots are the same kind, and a whole hand of them costs a fifth as much).
+LEAST = "expert:fast,samples=8,first=2,deals=4,pool=1"
+SEARCHING = {Seat.N: "medium", Seat.E: LEAST, Seat.W: LEAST}
 R = TypeVar("R")
 
 
