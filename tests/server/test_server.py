@@ -97,10 +97,10 @@ def my_turn(seat: str) -> Any:
 
 
 def test_options_list_the_presets_flags_bots_timers_and_the_lobbys_first_bot(
-    server: Server,
+    shared_server: Server,
 ) -> None:
-    assert server.client is not None
-    options = server.client.get("/api/options").json()
+    assert shared_server.client is not None
+    options = shared_server.client.get("/api/options").json()
     assert {"classic", "federation"} <= set(options["presets"])
     assert "heuristic" in options["bots"] and options["timers"] == [None, 10, 15, 30, 60]
     assert options["default_bot"] == "medium" and "medium" in options["bots"]
@@ -146,10 +146,10 @@ def test_creating_a_table_gives_one_link_per_human_seat_and_a_spectator_link(
     ],
 )
 def test_a_bad_table_request_is_a_400_with_one_clear_line(
-    server: Server, body: dict[str, Any], words: str
+    shared_server: Server, body: dict[str, Any], words: str
 ) -> None:
-    assert server.client is not None
-    response = server.client.post("/api/tables", json=body)
+    assert shared_server.client is not None
+    response = shared_server.client.post("/api/tables", json=body)
     assert response.status_code == 400
     assert words in response.json()["error"]
 
@@ -162,17 +162,17 @@ def test_a_body_that_is_not_json_or_too_large_is_a_400(server: Server) -> None:
     assert response.status_code == 400 and "at most" in response.json()["error"]
 
 
-def test_pages_are_served_in_english_and_in_arabic_right_to_left(server: Server) -> None:
-    assert server.client is not None
-    table = create(server.client)["table"]
+def test_pages_are_served_in_english_and_in_arabic_right_to_left(shared_server: Server) -> None:
+    assert shared_server.client is not None
+    table = create(shared_server.client)["table"]
     for path in ("/", "/history", f"/t/{table}"):
-        english = server.client.get(path)
-        arabic = server.client.get(path + "?lang=ar")
+        english = shared_server.client.get(path)
+        arabic = shared_server.client.get(path + "?lang=ar")
         assert english.status_code == 200 and '<html lang="en" dir="ltr"' in english.text
         assert '<html lang="ar" dir="rtl"' in arabic.text
         assert "script-src 'self'" in english.headers["content-security-policy"]
         assert english.headers["referrer-policy"] == "no-referrer"
-    assert server.client.get("/t/nonesuch").status_code == 404
+    assert shared_server.client.get("/t/nonesuch").status_code == 404
 
 
 def test_the_game_words_the_pages_import_are_served_as_a_module(server: Server) -> None:
@@ -185,14 +185,14 @@ def test_the_game_words_the_pages_import_are_served_as_a_module(server: Server) 
     assert json.loads(exported) == {lang: page_words(lang) for lang in LANGUAGES}
 
 
-def test_words_word_a_sheet_and_refuse_a_bad_one(server: Server) -> None:
-    assert server.client is not None
+def test_words_word_a_sheet_and_refuse_a_bad_one(shared_server: Server) -> None:
+    assert shared_server.client is not None
     line = {"key": "tricks", "params": {"NS": 6, "EW": 2}}
-    english = server.client.post("/api/words", json={"lang": "en", "sheet": [line]})
-    arabic = server.client.post("/api/words", json={"lang": "ar", "sheet": [line]})
+    english = shared_server.client.post("/api/words", json={"lang": "en", "sheet": [line]})
+    arabic = shared_server.client.post("/api/words", json={"lang": "ar", "sheet": [line]})
     assert english.status_code == 200 and arabic.status_code == 200
     assert english.json()["sheet"] != arabic.json()["sheet"]
-    bad = server.client.post("/api/words", json={"lang": "en", "sheet": [{"key": "nope"}]})
+    bad = shared_server.client.post("/api/words", json={"lang": "en", "sheet": [{"key": "nope"}]})
     assert bad.status_code == 400 and bad.json()["error"]
 
 
@@ -226,11 +226,11 @@ def test_the_lobbys_feed_says_when_a_public_table_is_made(server: Server) -> Non
         assert feed.receive_json() == {"type": "lobby"}
 
 
-def test_an_unknown_table_closes_4404_and_a_wrong_token_4403(server: Server) -> None:
-    assert server.client is not None
-    table = create(server.client)["table"]
+def test_an_unknown_table_closes_4404_and_a_wrong_token_4403(shared_server: Server) -> None:
+    assert shared_server.client is not None
+    table = create(shared_server.client)["table"]
     for url, code in ((f"/ws/tables/{table}?token=wrong", 4403), ("/ws/tables/none", 4404)):
-        with server.client.websocket_connect(url) as socket:
+        with shared_server.client.websocket_connect(url) as socket:
             with pytest.raises(WebSocketDisconnect) as closed:
                 socket.receive_json()
             assert closed.value.code == code
