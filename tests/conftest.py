@@ -39,6 +39,12 @@ sys.path[:0] = sorted({str(test.parent) for test in Path(__file__).parent.glob("
 #: joins in the same process, which asks for none, would refuse that process's actors.
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
+#: numpy's OpenBLAS runs a thread a core for a product of matrices: where the test workers
+#: already share the cores, those threads wait on each other, and a network's evaluation takes
+#: about eight times as long as on one thread. Set before numpy is first imported; the tests'
+#: children (workers, commands) inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 #: The servers of the tests, in this process, hash passwords with argon2id at its least cost:
 #: at the served cost (64 MiB, three passes) each registration and sign-in takes a fifth of a
 #: second of CPU, and the players' tests make hundreds. Hashing and verifying go through the

@@ -39,6 +39,8 @@ from baloot.view.seat_view import SeatView
 
 SCRIPT = ROOT / "scripts" / "train_neural.py"
 TINY = TrainConfig(round_deals=3, keep=1, label=LabelConfig(width=3), judges=())
+#: A round of one deal, for the tests of what a round keeps and how rounds follow each other.
+ONE_DEAL = dataclasses.replace(TINY, round_deals=1)
 
 
 def quiet(line: str) -> None:
@@ -74,8 +76,8 @@ def test_every_legal_action_of_a_labelled_decision_gets_the_score_of_its_rollout
 def test_a_rollout_of_a_forced_card_is_the_hand_played_on_by_the_same_policy() -> None:
     """The same deal labelled twice from the same generator gives the same labels: a rollout
     depends on the deal and the policy alone."""
-    first = label_deals(Policy([shipped()]), 2, np.random.default_rng(7), LabelConfig(width=1))
-    again = label_deals(Policy([shipped()]), 2, np.random.default_rng(7), LabelConfig(width=1))
+    first = label_deals(Policy([shipped()]), 1, np.random.default_rng(7), LabelConfig(width=1))
+    again = label_deals(Policy([shipped()]), 1, np.random.default_rng(7), LabelConfig(width=1))
     assert np.array_equal(first.values, again.values, equal_nan=True)
     assert np.array_equal(first.observations, again.observations)
 
@@ -98,9 +100,9 @@ def test_a_tiny_run_writes_a_checkpoint_that_plays_as_a_bot(tmp_path: Path) -> N
 
 def test_one_round_and_then_another_is_two_rounds(tmp_path: Path) -> None:
     once, twice = tmp_path / "once" / "c.npz", tmp_path / "twice" / "c.npz"
-    iterate(once, TINY, rounds=2, log=quiet)
-    iterate(twice, TINY, rounds=1, log=quiet)
-    iterate(twice, TINY, rounds=1, log=quiet)
+    iterate(once, ONE_DEAL, rounds=2, log=quiet)
+    iterate(twice, ONE_DEAL, rounds=1, log=quiet)
+    iterate(twice, ONE_DEAL, rounds=1, log=quiet)
     a, b = Checkpoint.load(once), Checkpoint.load(twice)
     assert a.meta["rounds"] == b.meta["rounds"] == 2
     for x, y in zip(a.params() + a.moments, b.params() + b.moments, strict=True):
@@ -109,7 +111,7 @@ def test_one_round_and_then_another_is_two_rounds(tmp_path: Path) -> None:
 
 def test_the_snapshot_pool_is_kept_in_the_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
-    config = dataclasses.replace(TINY, snapshot_every=1, pool=2)
+    config = dataclasses.replace(ONE_DEAL, snapshot_every=1, pool=2)
     iterate(path, config, rounds=3, log=quiet)
     checkpoint = Checkpoint.load(path)
     assert len(checkpoint.pool) == 2 and checkpoint.meta["pool"] == 2
@@ -128,7 +130,7 @@ def test_a_deadline_ends_the_round_early_with_its_checkpoint_whole(tmp_path: Pat
 
 def test_the_script_does_not_start_over_a_checkpoint_without_resume(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
-    iterate(path, TINY, rounds=1, log=quiet)
+    iterate(path, ONE_DEAL, rounds=1, log=quiet)
     done = run("--checkpoint", str(path), "--rounds", "1")
     assert (
         done.returncode == 2 and done.stderr.strip() == f"{path} exists: --resume goes on from it"
@@ -140,7 +142,7 @@ def test_the_script_does_not_start_over_a_checkpoint_without_resume(tmp_path: Pa
 
 def test_the_script_resumes_for_a_round(tmp_path: Path) -> None:
     path = tmp_path / "c.npz"
-    iterate(path, TINY, rounds=1, log=quiet)
+    iterate(path, ONE_DEAL, rounds=1, log=quiet)
     args = ["--checkpoint", str(path), "--resume", "--rounds", "1", "--round-deals", "2"]
     done = run(*args, "--width", "2", "--judge", "random:1:1")
     assert done.returncode == 0, done.stderr
