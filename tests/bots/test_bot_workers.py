@@ -93,6 +93,10 @@ def _bots(names: Sequence[str], seed: int) -> dict[Seat, Bot]:
 #: The decisions of a hand the searching bots' tests play: the bidding and the first tricks,
 #: calls and cards both, the generators moved on by each (a whole hand is twice as long).
 PART = 16
+#: The searching bots on the least budgets that still search: their generators move on as on
+#: any budget, at a fifth of the cost of ``medium`` and ``ismcts:fast``.
+LEAST_EXPERT = "expert:fast,samples=8,first=2,deals=4,pool=1"
+LEAST_ISMCTS = "ismcts:fast,iterations=100,worlds=4"
 
 
 def _through_tasks(
@@ -185,7 +189,9 @@ def test_a_hand_decided_by_tasks_is_the_hand_of_the_bots_in_process(bot: str, se
     _assert_same_hand([bot], seed, decide)
 
 
-@pytest.mark.parametrize("names", [["medium"], ["ismcts:fast"], ["random", "medium", "heuristic"]])
+@pytest.mark.parametrize(
+    "names", [[LEAST_EXPERT], [LEAST_ISMCTS], ["random", "medium", "heuristic"]]
+)
 def test_the_searching_bots_decide_by_tasks_as_in_process(names: list[str]) -> None:
     _assert_same_hand(names, 4, decide, PART)
 
@@ -250,7 +256,7 @@ def test_the_workers_decide_a_hand_as_in_process(pool: WorkerPool) -> None:
     def send(task: DecisionTask) -> Decision:
         return pool.submit(task).result(timeout=WAIT)
 
-    _assert_same_hand(["medium", "random", "heuristic", "ismcts:fast"], 5, send, PART)
+    _assert_same_hand([LEAST_EXPERT, "random", "heuristic", LEAST_ISMCTS], 5, send, PART)
 
 
 def test_a_bot_that_raises_fails_its_decision_alone(pool: WorkerPool) -> None:
@@ -424,7 +430,7 @@ def test_a_ray_cluster_decides_a_hand_as_in_process(ray_deciders: Deciders) -> N
     def send(task: DecisionTask) -> Decision:
         return ray_deciders.submit(task).result(timeout=WAIT)
 
-    _assert_same_hand(["medium", "random", "heuristic", "easy"], 6, send, PART)
+    _assert_same_hand([LEAST_EXPERT, "random", "heuristic", "easy"], 6, send, PART)
 
 
 @needs_ray
