@@ -123,9 +123,10 @@ def test_a_failed_copy_of_a_table_never_writes_after_its_successor(
     behind fails loudly (and is dropped) instead of writing its steps into the journal."""
 
     async def main() -> None:
-        # The seat's leaving is a step at once, and no stand-in plays for the absent seats
-        # while the test runs, however slow the machine.
-        hall = Hall(opener(), **{**FAST, "absent_wait": 10 * WAIT}, presence_every=0.0)
+        # The seat's leaving is a step at once, and neither the first deal nor a stand-in for
+        # the absent seats comes while the test runs, however slow the machine.
+        waits = {"absent_wait": 10 * WAIT, "deal_wait": 10 * WAIT}
+        hall = Hall(opener(), **{**FAST, **waits}, presence_every=0.0)
         await hall.start()
         try:
             humans = {seat: "human" for seat in "NESW"}  # no bot moves meanwhile
