@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -517,14 +517,20 @@ def test_help_states_the_record_size_limit(command_name: str) -> None:
 CONTROLS = ["\x1b[2J", "\x1b]0;owned\x07", "\x9b31m", "\x7f", "\r"]
 
 
-@pytest.mark.parametrize("control", CONTROLS)
-def test_control_characters_of_a_record_never_reach_the_terminal(
-    tmp_path: Path, control: str
-) -> None:
+def controlled(tmp_path: Path, control: str) -> tuple[Path, Path]:
+    """A record with ``control`` in an illegal action, and one with it in a key."""
     illegal = tmp_path / "illegal.json"
     illegal.write_text(json.dumps(json_record(actions=[f"N pa{control}ss"])), encoding="utf-8")
     bad_key = tmp_path / "key.json"
     bad_key.write_text(json.dumps(json_record(**{f"colour{control}": 1})), encoding="utf-8")
+    return illegal, bad_key
+
+
+def assert_never_shown(
+    run: Callable[..., subprocess.CompletedProcess[bytes]], tmp_path: Path, control: str
+) -> None:
+    """Each command told of the records of :func:`controlled` writes the control nowhere."""
+    illegal, bad_key = controlled(tmp_path, control)
     raw = control.encode("utf-8")
     for args in (
         ["replay", str(illegal)],
@@ -532,13 +538,32 @@ def test_control_characters_of_a_record_never_reach_the_terminal(
         ["validate", str(illegal), str(bad_key)],
         ["replay", str(bad_key)],
     ):
-        result = baloot(*args)
+        result = run(*args)
         no_traceback(result)
         assert result.returncode in (1, 2)
         assert raw not in result.stdout and raw not in result.stderr, args
-    assert json.loads(baloot("replay", str(illegal), "--json").stdout)["error"]["text"] == (
+    assert json.loads(run("replay", str(illegal), "--json").stdout)["error"]["text"] == (
         f"N pa{control}ss"
     )
+
+
+def test_control_characters_of_a_record_never_reach_the_terminal(tmp_path: Path) -> None:
+    """The real command, with a control sequence that would retitle the terminal."""
+    assert_never_shown(baloot, tmp_path, "\x1b]0;owned\x07")
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+def test_no_control_character_of_a_record_reaches_the_terminal_in_process(
+    tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes], control: str
+) -> None:
+    """Every control, as the command above writes it, run in this process."""
+
+    def run(*args: str) -> subprocess.CompletedProcess[bytes]:
+        status = cli_main(list(args))
+        out, err = capfdbinary.readouterr()
+        return subprocess.CompletedProcess(args, status, out, err)
+
+    assert_never_shown(run, tmp_path, control)
 
 
 def test_printable_escapes_controls_and_surrogates_only() -> None:
