@@ -130,10 +130,25 @@ def database(postgres_url: str) -> Iterator[str]:
 
 @pytest.fixture
 def nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:
-    """Nodes a, b, c over the test's database, started side by side (each start is mostly a
-    process importing the server: together they take the time of one)."""
-    with ThreadPoolExecutor(3) as pool:
-        starts = [pool.submit(start_node, name, database, tmp_path) for name in "abc"]
+    """Nodes a, b, c over the test's database (:func:`started_nodes`)."""
+    with started_nodes(database, tmp_path, "abc") as started:
+        yield started
+
+
+@pytest.fixture
+def two_nodes(database: str, tmp_path: Path) -> Iterator[list[Node]]:
+    """Nodes a and b over the test's database, for a test that needs no third."""
+    with started_nodes(database, tmp_path, "ab") as started:
+        yield started
+
+
+@contextmanager
+def started_nodes(database: str, tmp_path: Path, names: str) -> Iterator[list[Node]]:
+    """A node for each of ``names`` over the database, started side by side (each start is
+    mostly a process importing the server: together they take the time of one), stopped
+    after, their logs free of tracebacks."""
+    with ThreadPoolExecutor(len(names)) as pool:
+        starts = [pool.submit(start_node, name, database, tmp_path) for name in names]
     started = [start.result() for start in starts if start.exception() is None]
     try:
         for start in starts:
@@ -469,14 +484,14 @@ def test_a_node_killed_mid_hand_loses_nothing_and_its_table_goes_on_at_another(
 
 
 def test_a_table_page_whose_table_moves_follows_it_to_the_new_node(
-    database: str, nodes: list[Node]
+    database: str, two_nodes: list[Node]
 ) -> None:
     """The page's socket is closed with 4307 and the new holder's URL: the page moves to the
     same path and query on that node, and plays on there."""
     from playwright.sync_api import expect, sync_playwright
     from test_browser import CHROMIUM_ARGS, chromium_path  # skipped there without a browser
 
-    a, b = nodes[0], nodes[1]
+    a, b = two_nodes
     table_id, token = made_at(database, a)
     path = f"/t/{table_id}?token={token}&lang=ar"
     chromium = chromium_path()
