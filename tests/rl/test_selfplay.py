@@ -173,22 +173,34 @@ def test_a_longer_run_in_the_same_folder_keeps_the_shards_it_has(
     assert shard_files(tmp_path) == config_files
 
 
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--bots", "nosuch", "--hands", "1"], "baloot: unknown bot 'nosuch'"),
-        (["--bots", "cmd:python3 x.py", "--hands", "1"], "only registered bots"),
-        (["--bots", "random", "--hands", "0"], "baloot: --hands is from 1 to"),
-        (["--bots", "random", "--hands", "1", "--jobs", "0"], "baloot: --jobs must be"),
-        (["--bots", "random", "--hands", "1", "--shard-hands", "0"], "--shard-hands is from"),
-    ],
-)
-def test_bad_arguments_are_one_line_and_status_2(
-    tmp_path: Path, args: list[str], message: str
-) -> None:
+#: Arguments ``baloot selfplay`` refuses, and what its one line says.
+BAD_ARGUMENTS = [
+    (["--bots", "nosuch", "--hands", "1"], "baloot: unknown bot 'nosuch'"),
+    (["--bots", "cmd:python3 x.py", "--hands", "1"], "only registered bots"),
+    (["--bots", "random", "--hands", "0"], "baloot: --hands is from 1 to"),
+    (["--bots", "random", "--hands", "1", "--jobs", "0"], "baloot: --jobs must be"),
+    (["--bots", "random", "--hands", "1", "--shard-hands", "0"], "--shard-hands is from"),
+]
+
+
+def test_bad_arguments_are_one_line_and_status_2(tmp_path: Path) -> None:
+    """The real command, refusing a bot it does not know."""
+    args, message = BAD_ARGUMENTS[0]
     result = baloot("selfplay", *args, "--out", str(tmp_path / "out"))
     assert result.returncode == 2
     assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_ARGUMENTS)
+def test_every_bad_argument_is_one_line_and_status_2_in_process(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """Each refusal, as the command above says it, run in this process."""
+    from baloot.__main__ import main
+
+    assert main(["selfplay", *args, "--out", str(tmp_path / "out")]) == 2
+    out, err = capfd.readouterr()
+    assert out == "" and message in err and err.count("\n") == 1
 
 
 def test_a_folder_of_another_run_is_refused_in_one_line(tmp_path: Path) -> None:
