@@ -93,16 +93,15 @@ def test_blocking_ends_a_friendship(server: Server) -> None:
     ],
 )
 def test_a_change_without_the_csrf_header_is_a_403_and_without_a_session_a_401(
-    server: Server, method: str, path: str
+    shared_server: Server, shared_friends: Friends, method: str, path: str
 ) -> None:
-    (saad,) = accounts(server, "Saad")
-    accounts(server, "Noura")
-    answer = getattr(client(server), method)(path, headers=saad.headers(csrf=False))
+    saad = shared_friends[0]
+    answer = getattr(client(shared_server), method)(path, headers=saad.headers(csrf=False))
     assert (answer.status_code, answer.json()) == (
         403,
         {"error": "the form is out of date: reload the page"},
     )
-    answer = getattr(client(server), method)(path)
+    answer = getattr(client(shared_server), method)(path)
     assert (answer.status_code, answer.json()) == (401, {"error": "sign in first"})
 
 
@@ -120,17 +119,29 @@ def test_reading_needs_a_session(server: Server) -> None:
         ("Nobody", 404, "no such player"),
     ],
 )
-def test_a_bad_name_is_one_clear_line(server: Server, name: str, status: int, line: str) -> None:
-    (saad,) = accounts(server, "Saad")
-    answer = ask(server, saad, name)
+def test_a_bad_name_is_one_clear_line(
+    shared_server: Server, shared_friends: Friends, name: str, status: int, line: str
+) -> None:
+    answer = ask(shared_server, shared_friends[0], name)
     assert (answer.status_code, answer.json()) == (status, {"error": line})
 
 
-def friends(server: Server) -> tuple[Account, Account, Account]:
+#: Saad and Noura, friends, and Other, who is no friend of theirs.
+Friends = tuple[Account, Account, Account]
+
+
+def friends(server: Server) -> Friends:
     saad, noura, other = accounts(server, "Saad", "Noura", "Other")
     ask(server, saad, "Noura")
     ask(server, noura, "Saad")
     return saad, noura, other
+
+
+@pytest.fixture(scope="module")
+def shared_friends(module_server: Server) -> Friends:
+    """:func:`friends` on the module's server, once for the tests that change nothing of
+    theirs (``shared_server``)."""
+    return friends(module_server)
 
 
 def new_table(server: Server) -> dict[str, Any]:
@@ -184,13 +195,17 @@ def test_an_invitation_gives_a_friend_the_seat_in_one_request(server: Server) ->
     ],
 )
 def test_a_bad_invitation_is_one_clear_line(
-    server: Server, change: dict[str, Any], status: int, line: str
+    shared_server: Server,
+    shared_friends: Friends,
+    change: dict[str, Any],
+    status: int,
+    line: str,
 ) -> None:
-    saad, _, _ = friends(server)
-    table = new_table(server)
+    saad, _, _ = shared_friends
+    table = new_table(shared_server)
     body = {"table": table["table"], "seat": "N", "friend": "Noura"}
     body |= {"token": table["seats"]["N"]["token"], **change}
-    answer = invite(server, saad, **body)
+    answer = invite(shared_server, saad, **body)
     assert (answer.status_code, answer.json()) == (status, {"error": line})
 
 
