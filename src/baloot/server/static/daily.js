@@ -102,7 +102,10 @@ async function showSeries() {
   $("series-levels").replaceChildren(...series.levels.slice().reverse().filter((l) => l.players.length).map((level) =>
     el("div", { class: "series-level", "data-level": String(level.level) },
       el("h3", {}, levelName(level.level)),
-      el("table", { class: "board" }, el("tbody", {}, ...boardRows(level.players, "results"))))));
+      el("table", { class: "board" },
+        el("thead", {}, el("tr", {}, ...["col_rank", "col_player", "daily_col_average", "daily_col_results"].map((key) =>
+          el("th", { scope: "col" }, t(key))))),
+        el("tbody", {}, ...boardRows(level.players, "results"))))));
   $("daily-series").hidden = false;
 }
 
