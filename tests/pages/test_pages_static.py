@@ -36,6 +36,8 @@ PAGES = (
     "profile.html",
     "leaderboard.html",
     "daily.html",
+    "daily-deal.html",
+    "daily-rules.html",
     "operator-screen.html",
     "tournaments.html",
     "tournament.html",
@@ -91,6 +93,30 @@ def test_a_page_has_no_inline_script_style_or_handler(page: str) -> None:
 
 #: The modules the server writes itself (``server.app``), by the path a page imports.
 WRITTEN_BY_THE_SERVER = {"/game-words.js"}
+
+
+#: The pages at a fixed address, each by its file: a person finds each by following links.
+FIXED_PAGES = {
+    "/": "lobby.html",
+    "/play": "play.html",
+    "/history": "history.html",
+    "/leaderboard": "leaderboard.html",
+    "/account": "account.html",
+    "/daily": "daily.html",
+    "/daily/rules": "daily-rules.html",
+    "/tournaments": "tournaments.html",
+}
+
+
+def test_every_page_at_a_fixed_address_is_reached_from_the_lobby_by_links() -> None:
+    reached, waiting = {"/"}, ["/"]
+    while waiting:
+        html = (STATIC / FIXED_PAGES[waiting.pop()]).read_text(encoding="utf-8")
+        for path in re.findall(r'href="(/[^"?#]*)"', html):
+            if path in FIXED_PAGES and path not in reached:
+                reached.add(path)
+                waiting.append(path)
+    assert reached == set(FIXED_PAGES), set(FIXED_PAGES) - reached
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
