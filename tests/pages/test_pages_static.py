@@ -287,6 +287,8 @@ BUILT: dict[str, set[str]] = {
     "fr_state_": {"asked", "asking", "blocked"},
     # Where a player of the daily series would go were the period over (GET /api/daily/series).
     "series_outlook_": {"up", "down", "stay"},
+    # The last column of a daily board (daily.js, showBoard).
+    "daily_col_": {"deals", "days", "results"},
     # A tournament's state (GET /api/tournaments).
     "to_state_": {"open", "running", "over"},
 }

@@ -63,9 +63,14 @@ function dealItem(deal, signed) {
   return item;
 }
 
-function boardRows(players, count) {
-  return players.map((p) => el("tr", { "data-name": p.name }, el("td", {}, String(p.rank)), el("td", {}, p.name),
-    el("td", {}, String(p.average)), el("td", {}, String(p[count]))));
+/** Fill the board whose body is ``tbody``: a header naming its columns, then a row a player;
+ * ``count`` names the last column (deals, days or results). */
+function showBoard(tbody, players, count) {
+  tbody.parentElement.querySelector("thead")?.remove();
+  const columns = [t("col_rank"), t("col_player"), t("daily_col_average"), t("daily_col_" + count)];
+  tbody.before(el("thead", {}, el("tr", {}, ...columns.map((word) => el("th", { scope: "col" }, word)))));
+  tbody.replaceChildren(...players.map((p) => el("tr", { "data-name": p.name }, el("td", {}, String(p.rank)),
+    el("td", {}, p.name), el("td", {}, String(p.average)), el("td", {}, String(p[count])))));
 }
 
 async function showYesterday(yesterday) {
@@ -75,7 +80,7 @@ async function showYesterday(yesterday) {
   const board = await call("GET", yesterday.leaderboard).catch(() => ({ players: [], pages: [] }));
   $("yesterday-deals").replaceChildren(...board.pages.map((path, i) =>
     el("a", { href: withLang(path), "data-deal": String(i + 1) }, t("daily_deal", { n: i + 1 }))));
-  $("yesterday-board-rows").replaceChildren(...boardRows(board.players, "deals"));
+  showBoard($("yesterday-board-rows"), board.players, "deals");
   $("daily-yesterday").hidden = false;
 }
 
@@ -84,7 +89,7 @@ async function showMonth(date) {
   const board = await call("GET", `/api/daily/month/${month}`);
   $("month-title").textContent = t("daily_month", { month: leftToRight(month) });
   $("month-about").textContent = t("daily_month_about", { n: board.least });
-  $("month-board-rows").replaceChildren(...boardRows(board.players, "days"));
+  showBoard($("month-board-rows"), board.players, "days");
 }
 
 async function showSeries() {
@@ -99,13 +104,13 @@ async function showSeries() {
     start: leftToRight(series.period.start), end: leftToRight(series.period.end), n: series.window, least: series.least,
     up: series.promote, down: series.relegate,
   });
-  $("series-levels").replaceChildren(...series.levels.slice().reverse().filter((l) => l.players.length).map((level) =>
-    el("div", { class: "series-level", "data-level": String(level.level) },
-      el("h3", {}, levelName(level.level)),
-      el("table", { class: "board" },
-        el("thead", {}, el("tr", {}, ...["col_rank", "col_player", "daily_col_average", "daily_col_results"].map((key) =>
-          el("th", { scope: "col" }, t(key))))),
-        el("tbody", {}, ...boardRows(level.players, "results"))))));
+  $("series-levels").replaceChildren(...series.levels.slice().reverse().filter((l) => l.players.length).map((level) => {
+    const rows = el("tbody", {});
+    const box = el("div", { class: "series-level", "data-level": String(level.level) },
+      el("h3", {}, levelName(level.level)), el("table", { class: "board" }, rows));
+    showBoard(rows, level.players, "results");
+    return box;
+  }));
   $("daily-series").hidden = false;
 }
 
@@ -115,7 +120,7 @@ async function load() {
     $("daily-intro").textContent = t("daily_intro", { date: leftToRight(today.date), commitment: leftToRight(today.commitment) });
     $("daily-deals").replaceChildren(...today.deals.map((deal) => dealItem(deal, signedIn())));
     const board = await call("GET", `/api/daily/${today.date}/leaderboard`).catch(() => ({ players: [] }));
-    $("daily-board-rows").replaceChildren(...boardRows(board.players, "deals"));
+    showBoard($("daily-board-rows"), board.players, "deals");
     await showYesterday(today.yesterday);
     await showMonth(today.date);
     await showSeries();
