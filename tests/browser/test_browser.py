@@ -253,9 +253,15 @@ def decisions(page: Page) -> list[str]:
 
     Each must be enabled, and a seat's page offers only its own seat's actions or ``next``.
     """
-    found: list[list[Any]] = visible(page, "[data-action]").evaluate_all(
-        "els => els.map(e => [e.dataset.action, e.disabled === true])"
+    return offered(
+        visible(page, "[data-action]").evaluate_all(
+            "els => els.map(e => [e.dataset.action, e.disabled === true])"
+        )
     )
+
+
+def offered(found: list[list[Any]]) -> list[str]:
+    """The actions of ``found`` (each ``[action, disabled]``): none disabled, none twice."""
     actions = [action for action, _ in found]
     assert not any(disabled for _, disabled in found), f"a disabled decision: {found}"
     assert len(set(actions)) == len(actions), f"a decision offered twice: {actions}"
@@ -292,11 +298,7 @@ def glance(page: Page) -> Glance:
     fails the test."""
     seen = page.evaluate(_GLANCE)
     assert REJECTED not in seen["message"], f"the server refused a click: {seen['message']}"
-    found: list[list[Any]] = seen["found"]
-    actions = [action for action, _ in found]
-    assert not any(disabled for _, disabled in found), f"a disabled decision: {found}"
-    assert len(set(actions)) == len(actions), f"a decision offered twice: {actions}"
-    return Glance(seen["over"], seen["sawa"], actions)
+    return Glance(seen["over"], seen["sawa"], offered(seen["found"]))
 
 
 def check_offer(actions: list[str], seat: str) -> None:
